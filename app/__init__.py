@@ -1,0 +1,1 @@
+"""feytable: a self-hosted server for fantasy card games played with friends."""

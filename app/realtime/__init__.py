@@ -1,0 +1,1 @@
+"""Fan-out of "table T changed" to every socket watching it."""

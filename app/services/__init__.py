@@ -1,0 +1,1 @@
+"""Use cases. Each function owns its transaction; web handlers only call them."""

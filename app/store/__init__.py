@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy models and the few queries the services need."""

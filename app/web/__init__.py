@@ -1,0 +1,2 @@
+"""Transport: FastAPI routers for pages, the JSON API and websockets. Thin:
+parse, call a service, render."""

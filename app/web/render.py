@@ -1,0 +1,83 @@
+"""Templates: one Jinja environment with gettext, full pages and the blocks
+that are pushed as fragments (jinja2-fragments renders a single block)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2_fragments import render_block
+from markupsafe import Markup
+
+from app.games import registry
+from app.i18n import render as render_message
+from app.i18n import translations
+from app.web.deps import csrf_token
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
+
+
+def _make_env() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES_DIR),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(translations(), newstyle=True)  # type: ignore[attr-defined]
+    env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"), sort_keys=True)
+    env.filters["msg"] = lambda entry: render_message(entry.get("text", ""), entry.get("params"))
+    env.globals["render_message"] = render_message
+    env.globals["game_title"] = lambda gid: g.title if (g := registry.get(gid)) else gid
+    return env
+
+
+env = _make_env()
+templates = Jinja2Templates(env=env)
+
+
+def board_template(game_id: str) -> str:
+    name = f"games/{game_id}/board.html"
+    return name if (TEMPLATES_DIR / name).exists() else "games/_generic.html"
+
+
+def page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    context.setdefault("user", request.scope.get("feytable.user"))
+    context["csrf"] = csrf_token(request)
+    return templates.TemplateResponse(request, name, context, status_code=status_code)
+
+
+def table_context(snap: dict[str, Any], user: Any, error: str | None = None) -> dict[str, Any]:
+    return {
+        "snap": snap,
+        "view": snap.get("view") or {},
+        "board": board_template(snap["game"]),
+        "user": user,
+        "error": error,
+    }
+
+
+def live_fragment(snap: dict[str, Any], user: Any, error: str | None = None) -> str:
+    """The live part of the table page, as pushed over the websocket."""
+    return render_block(env, "table.html", "live", **table_context(snap, user, error))
+
+
+def error_fragment(message: str) -> str:
+    return render_block(env, "table.html", "move_error", error=message, oob=True)
+
+
+def error_response(request: Request, status: int, message: str, code: str) -> HTMLResponse:
+    if request.headers.get("hx-request") == "true":
+        return HTMLResponse(error_fragment(message), status_code=status)
+    return page(request, "error.html", status_code=status, message=message, code=code)
+
+
+def markup(text: str) -> Markup:
+    return Markup(text)

@@ -1,0 +1,92 @@
+"""Websocket /ws/tables/{id}: the caller's own view after every change.
+
+HTML fragments (htmx out-of-band swaps) by default; `?format=json` pushes the
+GET /api/tables/{id} shape. On connect the socket gets the full current view,
+so a reconnect needs no replay protocol. Any message from the client asks for
+a fresh copy; anything else it sends is ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.services import tables
+from app.services.errors import ServiceError
+from app.web.deps import get_rt, optional_user, same_origin
+from app.web.render import live_fragment
+
+router = APIRouter()
+log = logging.getLogger("feytable.ws")
+
+POLICY_VIOLATION = 1008
+MAX_MESSAGE = 4096
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: int) -> None:
+    rt = get_rt(ws)
+    origin = ws.headers.get("origin")
+    # Browsers send cookies on cross-site handshakes: refuse foreign Origins.
+    if origin is not None and not same_origin(ws, origin):
+        await ws.close(code=POLICY_VIOLATION, reason="origin")
+        return
+    user = await optional_user(ws)
+    if user is None:
+        await ws.close(code=POLICY_VIOLATION, reason="login")
+        return
+    as_json = ws.query_params.get("format") == "json"
+    try:
+        await tables.get_table(rt, table_id)
+    except ServiceError:
+        await ws.close(code=POLICY_VIOLATION, reason="table")
+        return
+    await ws.accept()
+    sub = rt.hub.subscribe(table_id)
+    wants_sync = asyncio.Event()
+    reader = asyncio.create_task(_read(ws, wants_sync))
+    try:
+        while True:
+            await _send_view(rt, ws, table_id, user, as_json)
+            waiter = asyncio.create_task(sub.wait())
+            syncer = asyncio.create_task(wants_sync.wait())
+            done, _pending = await asyncio.wait({waiter, syncer, reader}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (waiter, syncer):
+                if task not in done:
+                    task.cancel()
+            wants_sync.clear()
+            if reader in done:
+                return
+    except (WebSocketDisconnect, RuntimeError):
+        return
+    finally:
+        sub.close()
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await reader
+
+
+async def _send_view(rt: object, ws: WebSocket, table_id: int, user: object, as_json: bool) -> None:
+    snap = await tables.get_snapshot(rt, table_id, user)  # type: ignore[arg-type]
+    if as_json:
+        await ws.send_text(json.dumps(snap, default=str))
+    else:
+        await ws.send_text(live_fragment(snap, user))
+
+
+async def _read(ws: WebSocket, wants_sync: asyncio.Event) -> None:
+    """Drain client messages; each one (well-formed or not) only asks for a resync."""
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            data = message.get("text") or message.get("bytes") or ""
+            if len(data) <= MAX_MESSAGE:
+                wants_sync.set()
+    except (WebSocketDisconnect, RuntimeError):
+        return
