@@ -164,8 +164,25 @@ async def running_app(settings: Settings) -> AsyncIterator[Any]:
 
 @pytest.fixture
 async def app(settings: Settings) -> AsyncIterator[Any]:
+    """The app with its lifespan. On the way out, every table the test started
+    must replay from seed + move log to exactly its stored state."""
     async with running_app(settings) as app:
         yield app
+        await app.state.rt.bots.stop()
+        await assert_every_table_replays(app.state.rt)
+
+
+async def assert_every_table_replays(rt: Any) -> None:
+    from sqlalchemy import select
+
+    from app.services.moves import replay
+    from app.store.models import GameTable
+
+    async with rt.sm() as db:
+        ids = (await db.scalars(select(GameTable.id).where(GameTable.state.is_not(None)))).all()
+    for table_id in ids:
+        ok, rebuilt, stored = await replay(rt, table_id)
+        assert ok, f"table {table_id} does not replay to its stored state"
 
 
 def client_for(app: Any) -> httpx.AsyncClient:

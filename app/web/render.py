@@ -48,10 +48,10 @@ def board_template(game_id: str) -> str:
     return name if (TEMPLATES_DIR / name).exists() else "games/_generic.html"
 
 
-def page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+def page(request: Request, template: str, /, status_code: int = 200, **context: Any) -> HTMLResponse:
     context.setdefault("user", request.scope.get("feytable.user"))
     context["csrf"] = csrf_token(request)
-    return templates.TemplateResponse(request, name, context, status_code=status_code)
+    return templates.TemplateResponse(request, template, context, status_code=status_code)
 
 
 def table_context(snap: dict[str, Any], user: Any, error: str | None = None) -> dict[str, Any]:
