@@ -127,12 +127,17 @@ def fresh_database(
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Tests marked `db` run on both databases; others on SQLite only."""
-    if "fresh_database" in metafunc.fixturenames and "fresh_database" not in getattr(
-        metafunc, "_parametrized", ()
-    ):
-        kinds = ["sqlite", "postgres"] if metafunc.definition.get_closest_marker("db") else ["sqlite"]
-        metafunc.parametrize("fresh_database", kinds, indirect=True)
+    """Tests marked `db` run on both databases; `pg_only` on PostgreSQL only;
+    others on SQLite only."""
+    if "fresh_database" not in metafunc.fixturenames:
+        return
+    if metafunc.definition.get_closest_marker("pg_only"):
+        kinds = ["postgres"]
+    elif metafunc.definition.get_closest_marker("db"):
+        kinds = ["sqlite", "postgres"]
+    else:
+        kinds = ["sqlite"]
+    metafunc.parametrize("fresh_database", kinds, indirect=True)
 
 
 def make_settings(database_url: str, **overrides: Any) -> Settings:
