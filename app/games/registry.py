@@ -30,8 +30,6 @@ def _load_builtin() -> None:
     if _loaded:
         return
     _loaded = True
-    try:
-        from app.games.realms import GAME as realms
-    except ImportError:  # the package is not there yet in early builds
-        return
+    from app.games.realms import GAME as realms
+
     register(realms)

@@ -258,6 +258,18 @@ async def play(
     return HTMLResponse(live_fragment(snap, user))
 
 
+def _set_path(data: Any, path: list[str], value: Any) -> None:
+    """Fill a field chosen in a form (e.g. `set:choices.mirage`) into the move
+    template, so a select can complete a move without JavaScript."""
+    if len(path) > 4 or not isinstance(data, dict):
+        raise ValueError(path)
+    for part in path[:-1]:
+        data = data.setdefault(part, {})
+        if not isinstance(data, dict):
+            raise ValueError(path)
+    data[path[-1]] = value
+
+
 async def _table_action(request: Request, table_id: int, action: typing.Awaitable[Any]) -> Response:
     try:
         await action

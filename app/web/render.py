@@ -34,13 +34,30 @@ def _make_env() -> Environment:
     env.install_gettext_translations(translations(), newstyle=True)  # type: ignore[attr-defined]
     env.filters["tojson_attr"] = lambda value: json.dumps(value, separators=(",", ":"), sort_keys=True)
     env.filters["msg"] = lambda entry: render_message(entry.get("text", ""), entry.get("params"))
+    env.globals["log_line"] = log_line
+    env.globals["cards_of"] = cards_of
     env.globals["render_message"] = render_message
     env.globals["game_title"] = lambda gid: g.title if (g := registry.get(gid)) else gid
     return env
 
 
-env = _make_env()
-templates = Jinja2Templates(env=env)
+def log_line(entry: dict[str, Any], seats: list[dict[str, Any]]) -> str:
+    """A log entry in words; a `player` param becomes that seat's display name."""
+    params = dict(entry.get("params") or {})
+    seat = params.get("seat")
+    if "player" in params and isinstance(seat, int) and 0 <= seat < len(seats):
+        params["player"] = seats[seat].get("name") or render_message("Bot %(n)s", {"n": seat + 1})
+    return render_message(entry.get("text", ""), params)
+
+
+def cards_of(game_id: str) -> Any:
+    """The card data of a game (every game package has a `cards` module)."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"app.games.{game_id}.cards")
+    except ImportError:
+        return None
 
 
 def board_template(game_id: str) -> str:
@@ -81,3 +98,7 @@ def error_response(request: Request, status: int, message: str, code: str) -> HT
 
 def markup(text: str) -> Markup:
     return Markup(text)
+
+
+env = _make_env()
+templates = Jinja2Templates(env=env)
