@@ -22,6 +22,8 @@ class Settings(BaseSettings):
     registration: Literal["open", "invite"] = "open"
     # Seconds a bot waits before it moves, so people can follow its play.
     bot_delay: float = Field(1.0, ge=0)
+    # How often each process looks for waits that ran out (seconds; 0 = never).
+    deadline_poll: float = Field(30.0, ge=0)
     max_body_bytes: int = 64 * 1024
     https_only_cookies: bool = False
     login_attempts_per_minute: int = 10

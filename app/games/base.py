@@ -130,6 +130,21 @@ class Hidden:
     values: frozenset[str]
 
 
+@dataclass(frozen=True)
+class Timeout:
+    """A move the server makes by itself if nobody acts in time.
+
+    `key` names the wait (e.g. "final_choices"): the clock starts when a state
+    with a new key is stored, and runs `after_seconds`. The move is applied
+    for `seat`, as the host when `as_host` (e.g. forcing final choices)."""
+
+    key: str
+    after_seconds: float
+    seat: int
+    move: Any
+    as_host: bool = False
+
+
 @runtime_checkable
 class Game(Protocol):
     id: ClassVar[str]
@@ -159,6 +174,10 @@ class Game(Protocol):
     def result(self, state: Any) -> Result | None: ...
 
     def bot_move(self, state: Any, seat: int, rng: random.Random) -> Any: ...
+
+    def timeout(self, state: Any) -> Timeout | None:
+        """The move to make if the seats to act wait too long, or None."""
+        ...
 
     def dump_state(self, state: Any) -> JSON: ...
 

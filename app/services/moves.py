@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
-from app.games.base import N_, IllegalMove, dump_move, parse_move
+from app.games.base import N_, IllegalMove, Timeout, dump_move, parse_move
 from app.services.errors import (
     Conflict,
     Forbidden,
@@ -48,14 +48,15 @@ async def submit(
     *,
     claimed_seat: Any = None,
     bot_seat: int | None = None,
+    timeout: Timeout | None = None,
 ) -> dict[str, Any]:
     """Apply one move and return the caller's fresh snapshot.
 
-    Humans are identified by `user`; the bot driver passes `bot_seat`, and goes
-    through exactly the same checks otherwise."""
+    Humans are identified by `user`; the bot driver passes `bot_seat`, the
+    deadline watcher the game's `timeout`; all go through the same checks."""
     user_id = user.id if user else None
     try:
-        result = await _submit(rt, table_id, user_id, version, move_data, claimed_seat, bot_seat)
+        result = await _submit(rt, table_id, user_id, version, move_data, claimed_seat, bot_seat, timeout)
     except (IllegalMoveError, StaleVersion, Forbidden, Invalid, Conflict) as exc:
         log.info(
             _event(
@@ -63,6 +64,7 @@ async def submit(
                 table=table_id,
                 user=user_id,
                 bot_seat=bot_seat,
+                timeout=timeout.key if timeout else None,
                 action=_move_summary(move_data),
                 code=exc.code,
             )
@@ -76,7 +78,7 @@ async def submit(
     )
     rt.hub.after_commit(table_id, seq)
     rt.bots.kick(table_id)
-    return snapshot(table, user_id) if bot_seat is None else {}
+    return snapshot(table, user_id) if user is not None else {}
 
 
 async def _submit(
@@ -87,6 +89,7 @@ async def _submit(
     move_data: Any,
     claimed_seat: Any,
     bot_seat: int | None,
+    timeout: Timeout | None,
 ) -> tuple[GameTable, int, int]:
     if not isinstance(version, int) or isinstance(version, bool):
         raise Invalid("bad_version", N_("Send the table's version as a whole number."))
@@ -94,8 +97,10 @@ async def _submit(
         async with rt.sm.begin() as db:
             table = await load_table(db, table_id, lock=True)
             game = game_or_error(table.game)
-            if bot_seat is not None:
-                seat: int | None = bot_seat if table.seats[bot_seat].is_bot else None
+            if timeout is not None:
+                seat: int | None = timeout.seat
+            elif bot_seat is not None:
+                seat = bot_seat if table.seats[bot_seat].is_bot else None
             else:
                 seat = seat_of(table, user_id)
             if seat is None:
@@ -118,7 +123,10 @@ async def _submit(
                 ) from None
             state = game.load_state(table.state or {})
             seq = table.version + 1
-            by_host = bot_seat is None and table.host_id == user_id
+            if timeout is not None:
+                by_host = timeout.as_host
+            else:
+                by_host = user_id is not None and table.host_id == user_id
             try:
                 new_state = game.apply(state, seat, move, rng_for(table.seed, seq), host=by_host)
             except IllegalMove as exc:
@@ -130,7 +138,7 @@ async def _submit(
                     seat=seat,
                     move=dump_move(game, move),
                     by_host=by_host,
-                    actor="bot" if bot_seat is not None else "player",
+                    actor="timeout" if timeout is not None else "bot" if bot_seat is not None else "player",
                 )
             )
             await db.flush()

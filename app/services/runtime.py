@@ -40,10 +40,16 @@ class Runtime:
         return rt
 
     async def start(self) -> None:
+        from app.services.deadlines import DeadlineWatcher
+
         await self.hub.start()
         await self.bots.resume_all()
+        self.deadlines = DeadlineWatcher(self, self.settings.deadline_poll)
+        self.deadlines.start()
 
     async def stop(self) -> None:
+        if hasattr(self, "deadlines"):
+            await self.deadlines.stop()
         await self.bots.stop()
         await self.hub.stop()
         await self.engine.dispose()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
@@ -271,11 +271,17 @@ def _write_state(game: Game, table: GameTable, state: Any, version: int) -> None
     table.state = game.dump_state(state)
     table.version = version
     table.to_act = to_act
+    timeout = game.timeout(state)
+    key = timeout.key if timeout else None
+    if key != table.timer_key:
+        table.timer_key = key
+        table.timer_due_at = utcnow() + timedelta(seconds=timeout.after_seconds) if timeout else None
     result = game.result(state)
     if result is not None:
         table.result = result.dump()
         table.status = "finished"
         table.to_act = []
+        table.timer_key = table.timer_due_at = None
 
 
 async def rematch(rt: Runtime, user: User, table_id: int) -> int:
@@ -373,7 +379,13 @@ def snapshot(table: GameTable, user_id: int | None) -> dict[str, Any]:
         "legal_moves": legal,
         "result": table.result if table.status == "finished" else None,
         "rematch_id": table.rematch_id,
+        "deadline": _as_utc(table.timer_due_at).isoformat() if table.timer_due_at else None,
     }
+
+
+def _as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes: they are UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 async def get_snapshot(rt: Runtime, table_id: int, user: User | None) -> dict[str, Any]:

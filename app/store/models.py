@@ -70,6 +70,9 @@ class GameTable(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     # When the seats now asked to act were first asked: "waiting since".
     turn_started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The game's current timeout (see Game.timeout): its key and when it is due.
+    timer_key: Mapped[str | None] = mapped_column(String(64))
+    timer_due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
     )

@@ -96,6 +96,9 @@ class TableState(BaseModel):
     legal_moves: list[dict[str, Any]]
     result: dict[str, Any] | None
     rematch_id: int | None = None
+    deadline: str | None = Field(
+        None, description="When the server acts for the waiting seats (ISO 8601), if ever."
+    )
 
 
 class ErrorOut(BaseModel):

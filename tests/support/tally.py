@@ -13,13 +13,16 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from app.games.base import N_, Hidden, IllegalMove, LogEntry, Result, ScoreLine, SeatResult
+from app.games.base import N_, Hidden, IllegalMove, LogEntry, Result, ScoreLine, SeatResult, Timeout
 
 
 class TallyOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
     hand_size: int = Field(3, ge=1, le=30, description="Cards in each hand.")
     turns_per_seat: int = Field(3, ge=1, le=30, description="Turns each seat plays.")
+    turn_seconds: int | None = Field(
+        None, ge=1, description="Seconds before a waiting seat plays its lowest card."
+    )
 
 
 class Play(BaseModel):
@@ -125,6 +128,15 @@ class TallyGame:
 
     def bot_move(self, state: dict[str, Any], seat: int, rng: random.Random) -> Play:
         return max(self.legal_moves(state, seat), key=lambda m: int(m.card[1:]))
+
+    def timeout(self, state: dict[str, Any]) -> Timeout | None:
+        """With `turn_seconds`, a seat that waits too long plays its lowest card."""
+        limit = state["options"].get("turn_seconds")
+        if not limit or self._over(state):
+            return None
+        seat = state["active"]
+        lowest = min(state["hands"][seat], key=lambda c: int(c[1:]))
+        return Timeout(f"turn:{sum(state['turns'])}", float(limit), seat, Play(card=lowest))
 
     def dump_state(self, state: dict[str, Any]) -> dict[str, Any]:
         return state

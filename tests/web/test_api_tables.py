@@ -27,7 +27,7 @@ async def test_create_table_creator_takes_seat_zero_and_gets_invite_url(client):
     assert body["invite_url"].startswith("http://testserver/invite/")
     snap = await state(client, body["id"])
     assert snap["status"] == "waiting" and snap["seat"] == 0 and snap["view"] is None
-    assert snap["options"] == {"hand_size": 4, "turns_per_seat": 3}
+    assert snap["options"] == {"hand_size": 4, "turns_per_seat": 3, "turn_seconds": None}
 
 
 @pytest.mark.parametrize(

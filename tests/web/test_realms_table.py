@@ -14,7 +14,7 @@ pytestmark = pytest.mark.db
 
 
 def _slugs_in(text: str) -> set[str]:
-    return {c.slug for c in cards.CARDS if re.search(rf'(?<![\w-]){re.escape(c.slug)}(?![\w-])', text)}
+    return {c.slug for c in cards.CARDS if re.search(rf"(?<![\w-]){re.escape(c.slug)}(?![\w-])", text)}
 
 
 async def _play_to_end(app, client, table_id: int) -> dict:

@@ -1,0 +1,1861 @@
+"""Fantasy Realms scoring (spec §5, §7.2-7.4): one pure scorer for the game, the
+calculator page, the API and the CLI.
+
+Public interface:
+
+- `CHOICE_KEYS`, `choice_keys`, `validate_choices`, `update_choices`, `choice_values`,
+  `ChoiceError`: the end-of-game choices (C54, E7);
+- `score_hand` -> `HandScore` (E12-E19), `HandScore.to_dict()` is the K2 response;
+- `best_choices` -> `BestChoices` (E4-E6);
+- `rank` / `ranking` (E20) and `breakdown_lines` (E21).
+
+The hot path works on plain lists of ints (card numbers, suit indices); the
+breakdown's sentences are only built for the final `HandScore`. Every sentence is
+an `N_()` template with `%(name)s` parameters; `Msg` keeps template and
+parameters apart so the web layer can translate before formatting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.games.base import N_, ScoreLine
+from app.games.realms.cards import BY_NO, BY_SLUG, CARDS, SUIT_NAMES, SUIT_WITH_ARTICLE, SUITS, Card
+from app.games.realms.options import SCORING_OPTION_KEYS, RealmsOptions
+
+# --------------------------------------------------------------------------- constants
+
+#: The choice keys in C54 order.
+CHOICE_KEYS: tuple[str, ...] = (
+    "necromancer",
+    "doppelganger",
+    "mirage",
+    "shapeshifter",
+    "book_of_changes",
+    "island",
+)
+
+LAND, FLOOD, WEATHER, FLAME, ARMY, WIZARD, LEADER, BEAST, WEAPON, ARTIFACT = range(10)
+WILD = 10  # the suit "Wild" of an unused wild card with unused_wild_suit = wild (C0.12)
+NONE = 11  # no suit
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+_SUIT_KEY = (*SUITS, "wild", None)
+
+# Card numbers the rules refer to (stable ids, §2.2).
+MOUNTAIN, CAVERN, BELL_TOWER, FOREST, EARTH_ELEMENTAL = 1, 2, 3, 4, 5
+FOUNTAIN, SWAMP, GREAT_FLOOD, ISLAND, WATER_ELEMENTAL = 6, 7, 8, 9, 10
+RAINSTORM, BLIZZARD, SMOKE, WHIRLWIND, AIR_ELEMENTAL = 11, 12, 13, 14, 15
+WILDFIRE, CANDLE, FORGE, LIGHTNING, FIRE_ELEMENTAL = 16, 17, 18, 19, 20
+KNIGHTS, ELVEN_ARCHERS, LIGHT_CAVALRY, DWARVISH_INFANTRY, RANGERS = 21, 22, 23, 24, 25
+COLLECTOR, BEASTMASTER, NECROMANCER, WARLOCK_LORD, ENCHANTRESS = 26, 27, 28, 29, 30
+KING, QUEEN, PRINCESS, WARLORD, EMPRESS = 31, 32, 33, 34, 35
+UNICORN, BASILISK, WARHORSE, DRAGON, HYDRA = 36, 37, 38, 39, 40
+WARSHIP, MAGIC_WAND, SWORD_OF_KETH, ELVEN_LONGBOW, WAR_DIRIGIBLE = 41, 42, 43, 44, 45
+SHIELD_OF_KETH, GEM_OF_ORDER, WORLD_TREE, BOOK_OF_CHANGES, PROTECTION_RUNE = 46, 47, 48, 49, 50
+SHAPESHIFTER, MIRAGE, DOPPELGANGER = 51, 52, 53
+WILDS = (SHAPESHIFTER, MIRAGE, DOPPELGANGER)
+
+_CHOICE_CARD = {
+    "necromancer": NECROMANCER,
+    "doppelganger": DOPPELGANGER,
+    "mirage": MIRAGE,
+    "shapeshifter": SHAPESHIFTER,
+    "book_of_changes": BOOK_OF_CHANGES,
+    "island": ISLAND,
+}
+
+BLANKERS = frozenset({GREAT_FLOOD, RAINSTORM, BLIZZARD, WILDFIRE, BASILISK})
+SELF_BLANKERS = frozenset({SMOKE, WARSHIP, WAR_DIRIGIBLE})
+_NECRO_SUITS = frozenset({ARMY, LEADER, WIZARD, BEAST})
+_MIRAGE_SUITS = frozenset({ARMY, LAND, WEATHER, FLOOD, FLAME})
+_SHAPE_SUITS = frozenset({ARTIFACT, LEADER, WIZARD, WEAPON, BEAST})
+_WILDFIRE_SPARED_SUITS = frozenset({FLAME, WIZARD, WEATHER, WEAPON, ARTIFACT})
+_WILDFIRE_SPARED_NAMES = frozenset({MOUNTAIN, GREAT_FLOOD, ISLAND, UNICORN, DRAGON})
+_FOUNTAIN_SUITS = frozenset({WEAPON, FLOOD, FLAME, LAND, WEATHER})
+_GEM_WORTH = (0, 0, 0, 10, 30, 60, 100, 150)
+_COLLECTOR_WORTH = (0, 0, 0, 10, 40, 100)
+
+# Printed data, indexed by card number (index 0 unused).
+_PSUIT = [NONE] * 54
+_PBASE = [0] * 54
+_HAS_PEN = [False] * 54
+_HAS_BONUS = [False] * 54
+for _c in CARDS:
+    _PSUIT[_c.no] = NONE if _c.suit is None else _SUIT_INDEX[_c.suit]
+    _PBASE[_c.no] = _c.base
+    _HAS_PEN[_c.no] = _c.has_penalty
+    _HAS_BONUS[_c.no] = _c.has_bonus
+# The penalty effects are code: a card "has" the penalty its rule describes.
+for _no in (
+    SWAMP,
+    GREAT_FLOOD,
+    RAINSTORM,
+    BLIZZARD,
+    SMOKE,
+    WILDFIRE,
+    KNIGHTS,
+    LIGHT_CAVALRY,
+    DWARVISH_INFANTRY,
+    WARLOCK_LORD,
+    EMPRESS,
+    BASILISK,
+    DRAGON,
+    WARSHIP,
+    WAR_DIRIGIBLE,
+):
+    _HAS_PEN[_no] = True
+_ARMY_WORD = frozenset({SWAMP, GREAT_FLOOD, BLIZZARD, DWARVISH_INFANTRY, BASILISK, WAR_DIRIGIBLE})
+
+
+def _name(no: int) -> str:
+    return BY_NO[no].name_en
+
+
+def _suit_name(s: int) -> str:
+    key = _SUIT_KEY[s]
+    return SUIT_NAMES[key] if key else N_("no suit")
+
+
+# --------------------------------------------------------------------------- messages
+
+Msg = tuple[str, Mapping[str, Any]]
+
+
+def render(msg: Msg) -> str:
+    """The English sentence of a message (template % params)."""
+    text, params = msg
+    return text % params if params else text
+
+
+def _m(text: str, **params: Any) -> Msg:
+    return (text, params)
+
+
+class ChoiceError(ValueError):
+    """An end-of-game choice that C54 refuses; str() is the player's sentence.
+
+    `message` is the N_ template and `params` its values, for translation."""
+
+    code = "illegal_choice"
+
+    def __init__(self, message: str, **params: Any) -> None:
+        super().__init__(message % params if params else message)
+        self.message = message
+        self.params = params
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class _Opts:
+    collector_best: bool
+    gem_longest: bool
+    wildfire_spares_wild: bool
+    wild_suit: int  # WILD or NONE
+    reference: bool
+    book_may_target_wild: bool
+    tie_lowest: bool
+    tie_blanked: bool
+    tie_rule: str
+
+
+_OPTS_CACHE: dict[Any, _Opts] = {}
+
+
+def _opts(options: RealmsOptions | None) -> _Opts:
+    options = options or _DEFAULT_OPTIONS
+    key = tuple(getattr(options, k) for k in SCORING_OPTION_KEYS)
+    o = _OPTS_CACHE.get(key)
+    if o is None:
+        o = _Opts(
+            collector_best=options.collector_mode == "best_suit",
+            gem_longest=options.gem_mode == "longest_run",
+            wildfire_spares_wild=options.wildfire_spares_unused_wild,
+            wild_suit=WILD if options.unused_wild_suit == "wild" else NONE,
+            reference=options.blanking_resolution == "reference_scorer",
+            book_may_target_wild=options.book_may_target_wild,
+            tie_lowest=options.tie_break == "lowest_base_total",
+            tie_blanked=options.tie_break_base_counts_blanked,
+            tie_rule=options.tie_break,
+        )
+        _OPTS_CACHE[key] = o
+    return o
+
+
+_DEFAULT_OPTIONS = RealmsOptions()
+
+
+# --------------------------------------------------------------------------- bonus rules
+#
+# A bonus rule is a tuple of parts, summed. ("per", mult, terms): mult x the number
+# of active cards whose current suit is in the terms, a term being (suit, other).
+# ("with", points, all_names, any_names, any_suits): points if every name of
+# all_names, one of any_names (if any) and one card of any_suits (if any) are active.
+# Cards whose bonus is not of these shapes have a function in _CUSTOM.
+
+_PER, _WITH = "per", "with"
+_RULES: dict[int, tuple[tuple[Any, ...], ...]] = {
+    MOUNTAIN: ((_WITH, 50, (SMOKE, WILDFIRE), (), ()),),
+    CAVERN: ((_WITH, 25, (), (DWARVISH_INFANTRY, DRAGON), ()),),
+    BELL_TOWER: ((_WITH, 15, (), (), (WIZARD,)),),
+    FOREST: ((_PER, 12, ((BEAST, False),)), (_WITH, 12, (ELVEN_ARCHERS,), (), ())),
+    EARTH_ELEMENTAL: ((_PER, 15, ((LAND, True),)),),
+    WATER_ELEMENTAL: ((_PER, 15, ((FLOOD, True),)),),
+    RAINSTORM: ((_PER, 10, ((FLOOD, False),)),),
+    WHIRLWIND: ((_WITH, 40, (RAINSTORM,), (BLIZZARD, GREAT_FLOOD), ()),),
+    AIR_ELEMENTAL: ((_PER, 15, ((WEATHER, True),)),),
+    CANDLE: ((_WITH, 100, (BOOK_OF_CHANGES, BELL_TOWER), (), (WIZARD,)),),
+    FORGE: ((_PER, 9, ((WEAPON, False), (ARTIFACT, False))),),
+    LIGHTNING: ((_WITH, 30, (RAINSTORM,), (), ()),),
+    FIRE_ELEMENTAL: ((_PER, 15, ((FLAME, True),)),),
+    RANGERS: ((_PER, 10, ((LAND, False),)),),
+    BEASTMASTER: ((_PER, 9, ((BEAST, False),)),),
+    ENCHANTRESS: ((_PER, 5, ((LAND, False), (WEATHER, False), (FLOOD, False), (FLAME, False))),),
+    PRINCESS: ((_PER, 8, ((ARMY, False), (WIZARD, False), (LEADER, True))),),
+    EMPRESS: ((_PER, 10, ((ARMY, False),)),),
+    WARHORSE: ((_WITH, 14, (), (), (LEADER, WIZARD)),),
+    HYDRA: ((_WITH, 28, (SWAMP,), (), ()),),
+    MAGIC_WAND: ((_WITH, 25, (), (), (WIZARD,)),),
+    ELVEN_LONGBOW: ((_WITH, 30, (), (ELVEN_ARCHERS, WARLORD, BEASTMASTER), ()),),
+}
+
+# Penalty point rules: (mult, terms, kind) with terms (suit, other, army_word);
+# kind "per" counts, kind "unless" pays mult once when no term suit is active.
+_PEN_RULES: dict[int, tuple[int, tuple[tuple[int, bool, bool], ...], str]] = {
+    SWAMP: (-3, ((ARMY, False, True), (FLAME, False, False)), "per"),
+    BLIZZARD: (
+        -5,
+        ((LEADER, False, False), (BEAST, False, False), (FLAME, False, False), (ARMY, False, True)),
+        "per",
+    ),
+    KNIGHTS: (-8, ((LEADER, False, False),), "unless"),
+    LIGHT_CAVALRY: (-2, ((LAND, False, False),), "per"),
+    DWARVISH_INFANTRY: (-2, ((ARMY, True, True),), "per"),
+    WARLOCK_LORD: (-10, ((LEADER, False, False), (WIZARD, True, False)), "per"),
+    EMPRESS: (-5, ((LEADER, True, False),), "per"),
+    DRAGON: (-40, ((WIZARD, False, False),), "unless"),
+}
+
+
+class _Hand:
+    """A resolved hand (after steps 1-5): parallel lists indexed by position."""
+
+    __slots__ = ("active", "armyless", "base", "cleared", "cnt", "n", "name", "names", "pen", "real", "suit")
+
+    def __init__(
+        self, real: list[int], name: list[int], suit: list[int], base: list[int], pen: list[int]
+    ) -> None:
+        self.real = real
+        self.name = name
+        self.suit = suit
+        self.base = base
+        self.pen = pen
+        self.n = len(real)
+        self.cleared: list[bool] = []
+        self.armyless: list[bool] = []
+        self.active: list[bool] = []
+        self.cnt: list[int] = []
+        self.names: set[int] = set()
+
+
+def _collector(h: _Hand, o: _Opts) -> int:
+    groups: dict[int, set[int]] = {}
+    for j in range(h.n):
+        if h.active[j] and h.suit[j] < NONE:
+            groups.setdefault(h.suit[j], set()).add(h.name[j])
+    values = [_COLLECTOR_WORTH[min(len(g), 5)] for g in groups.values()]
+    if not values:
+        return 0
+    return max(values) if o.collector_best else sum(values)
+
+
+def _gem_value(values: Iterable[int], longest: bool) -> int:
+    counts: dict[int, int] = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    total = 0
+    while True:
+        ds = sorted(k for k, c in counts.items() if c > 0)
+        runs: list[list[int]] = []
+        for v in ds:
+            if runs and runs[-1][-1] == v - 1:
+                runs[-1].append(v)
+            else:
+                runs.append([v])
+        if longest:
+            best = max((len(r) for r in runs), default=0)
+            return _GEM_WORTH[min(best, 7)] if best >= 3 else 0
+        run = next((r for r in runs if len(r) >= 3), None)
+        if run is None:
+            return total
+        total += _GEM_WORTH[min(len(run), 7)]
+        for v in run:
+            counts[v] -= 1
+
+
+def _gem(h: _Hand, o: _Opts) -> int:
+    return _gem_value((h.base[j] for j in range(h.n) if h.active[j]), o.gem_longest)
+
+
+def _world_tree(h: _Hand, o: _Opts) -> int:
+    seen: set[int] = set()
+    for j in range(h.n):
+        if h.active[j]:
+            s = h.suit[j]
+            if s == NONE:
+                continue
+            if s in seen:
+                return 0
+            seen.add(s)
+    return 50
+
+
+def _fountain(h: _Hand, o: _Opts) -> int:
+    return max((h.base[j] for j in range(h.n) if h.active[j] and h.suit[j] in _FOUNTAIN_SUITS), default=0)
+
+
+def _warlord(h: _Hand, o: _Opts) -> int:
+    return sum(h.base[j] for j in range(h.n) if h.active[j] and h.suit[j] == ARMY)
+
+
+def _elven_archers(h: _Hand, o: _Opts) -> int:
+    return 0 if h.cnt[WEATHER] else 5
+
+
+def _royal(partner: int) -> Callable[[_Hand, _Opts], int]:
+    def bonus(h: _Hand, o: _Opts) -> int:
+        return (20 if partner in h.names else 5) * h.cnt[ARMY]
+
+    return bonus
+
+
+def _unicorn(h: _Hand, o: _Opts) -> int:
+    nm = h.names
+    if PRINCESS in nm:
+        return 30
+    return 15 if (EMPRESS in nm or QUEEN in nm or ENCHANTRESS in nm) else 0
+
+
+def _keth(partner: int, alone: int) -> Callable[[_Hand, _Opts], int]:
+    def bonus(h: _Hand, o: _Opts) -> int:
+        if not h.cnt[LEADER]:
+            return 0
+        return 40 if partner in h.names else alone
+
+    return bonus
+
+
+_CUSTOM: dict[int, Callable[[_Hand, _Opts], int]] = {
+    FOUNTAIN: _fountain,
+    ELVEN_ARCHERS: _elven_archers,
+    COLLECTOR: _collector,
+    KING: _royal(QUEEN),
+    QUEEN: _royal(KING),
+    WARLORD: _warlord,
+    UNICORN: _unicorn,
+    SWORD_OF_KETH: _keth(SHIELD_OF_KETH, 10),
+    SHIELD_OF_KETH: _keth(SWORD_OF_KETH, 15),
+    GEM_OF_ORDER: _gem,
+    WORLD_TREE: _world_tree,
+}
+
+
+def _rule_points(rule: tuple[tuple[Any, ...], ...], h: _Hand, i: int) -> int:
+    pts = 0
+    cnt = h.cnt
+    for part in rule:
+        if part[0] == _PER:
+            own = h.suit[i]
+            c = 0
+            for s, other in part[2]:
+                c += cnt[s] - (1 if other and own == s else 0)
+            pts += part[1] * c
+        else:
+            _, points, all_names, any_names, any_suits = part
+            nm = h.names
+            if (
+                all(x in nm for x in all_names)
+                and (not any_names or any(x in nm for x in any_names))
+                and (not any_suits or any(cnt[s] for s in any_suits))
+            ):
+                pts += points
+    return pts
+
+
+def _bonus(no: int, h: _Hand, i: int, o: _Opts) -> int:
+    rule = _RULES.get(no)
+    if rule is not None:
+        return _rule_points(rule, h, i)
+    fn = _CUSTOM.get(no)
+    return fn(h, o) if fn is not None else 0
+
+
+def _penalty(p: int, h: _Hand, i: int) -> int:
+    rule = _PEN_RULES.get(p)
+    if rule is None:
+        return 0
+    mult, terms, kind = rule
+    own = h.suit[i]
+    cnt = h.cnt
+    armyless = h.armyless[i]
+    if kind == "unless":
+        return 0 if any(cnt[s] for s, _, _ in terms) else mult
+    c = 0
+    for s, other, army_word in terms:
+        if army_word and armyless:
+            continue
+        c += cnt[s] - (1 if other and own == s else 0)
+    return mult * c
+
+
+# --------------------------------------------------------------------------- blanking
+
+
+def _hits(h: _Hand, b: int, x: int, spare_wild: bool) -> bool:
+    """Does the blanking rule held by position b match position x (E16.2)?"""
+    p = h.pen[b]
+    s = h.suit[x]
+    if p == GREAT_FLOOD:
+        return (
+            (s == ARMY and not h.armyless[b])
+            or (s == LAND and h.name[x] != MOUNTAIN)
+            or (s == FLAME and h.name[x] != LIGHTNING)
+        )
+    if p == RAINSTORM:
+        return s == FLAME and h.name[x] != LIGHTNING
+    if p == BLIZZARD:
+        return s == FLOOD
+    if p == WILDFIRE:
+        if s in _WILDFIRE_SPARED_SUITS or h.name[x] in _WILDFIRE_SPARED_NAMES:
+            return False
+        return not (spare_wild and s >= WILD)
+    if p == BASILISK:
+        return (s == ARMY and not h.armyless[b]) or s == LEADER or (s == BEAST and x != b)
+    return False
+
+
+@dataclass
+class _Why:
+    """Why each position ended as it did (only built for the breakdown)."""
+
+    blank: dict[int, Msg] = field(default_factory=dict)
+
+
+def _reaches(inc_out: list[list[int]], undecided: set[int], x: int) -> bool:
+    seen: set[int] = set()
+    stack = [y for y in inc_out[x] if y in undecided]
+    while stack:
+        y = stack.pop()
+        if y == x:
+            return True
+        if y in seen:
+            continue
+        seen.add(y)
+        stack.extend(z for z in inc_out[y] if z in undecided)
+    return False
+
+
+def _label(h: _Hand, j: int) -> str:
+    real = h.real[j]
+    if h.name[j] != real:
+        return f"{_name(real)} (as {_name(h.name[j])})"
+    return _name(real)
+
+
+def _blank_others(h: _Hand, o: _Opts, why: _Why | None) -> None:
+    """Step 8 (E16 or E17): sets h.active for the cards blanked by others."""
+    n = h.n
+    blankers = [b for b in range(n) if h.pen[b] in BLANKERS and not h.cleared[b]]
+    if not blankers:
+        return
+    spare = o.wildfire_spares_wild
+    inc = [[b for b in blankers if _hits(h, b, x, spare)] for x in range(n)]
+    if not any(inc):
+        return
+    active = h.active
+    if o.reference:
+
+        def rule_of(x: int, b: int) -> bool:
+            return h.pen[x] in BLANKERS and _hits(h, x, b, spare)
+
+        def r(x: int, path: list[int]) -> bool:
+            bs = inc[x]
+            if not bs:
+                return False
+            if any(b in path or rule_of(x, b) for b in bs):
+                return True
+            return any(not r(b, [*path, b]) for b in bs)
+
+        for x in [x for x in range(n) if r(x, [x])]:
+            active[x] = False
+            if why is not None:
+                why.blank[x] = _m(
+                    N_("blanked by %(cards)s (reference scorer)"),
+                    cards=", ".join(_label(h, b) for b in inc[x]),
+                )
+        return
+    # layered resolution (E16)
+    undecided, kept, blanked = 0, 1, 2
+    status = [undecided] * n
+    out: list[list[int]] = [[] for _ in range(n)]
+    for x in range(n):
+        for b in inc[x]:
+            out[b].append(x)
+    while True:
+        changed = True
+        while changed:
+            changed = False
+            for x in range(n):
+                if status[x] != undecided:
+                    continue
+                ins = inc[x]
+                if all(status[b] == blanked for b in ins):
+                    status[x] = kept
+                    changed = True
+                else:
+                    by = [b for b in ins if status[b] == kept]
+                    if by:
+                        status[x] = blanked
+                        changed = True
+                        if why is not None:
+                            why.blank[x] = _m(
+                                N_("blanked by %(cards)s"), cards=", ".join(_label(h, b) for b in by)
+                            )
+        und = {x for x in range(n) if status[x] == undecided}
+        if not und:
+            break
+        short: dict[int, Msg] = {}
+        for x in sorted(und):
+            if x in inc[x]:
+                short[x] = _m(N_("blanks itself"))
+                continue
+            for y in inc[x]:
+                if y != x and y in und and x in inc[y]:
+                    short[x] = _m(
+                        N_("blanked: %(a)s and %(b)s blank each other"), a=_label(h, x), b=_label(h, y)
+                    )
+                    break
+        if not short:
+            cyc = [x for x in sorted(und) if _reaches(out, und, x)]
+            for x in cyc:
+                members = [y for y in cyc if _reaches_to(out, und, x, y) and _reaches_to(out, und, y, x)]
+                short[x] = _m(
+                    N_("blanked: blanking cycle %(cycle)s"), cycle=" → ".join(_label(h, y) for y in members)
+                )
+        for x, msg in short.items():
+            status[x] = blanked
+            if why is not None:
+                why.blank[x] = msg
+    for x in range(n):
+        if status[x] == blanked:
+            active[x] = False
+
+
+def _reaches_to(out: list[list[int]], und: set[int], x: int, y: int) -> bool:
+    if x == y:
+        return True
+    seen = {x}
+    stack = [x]
+    while stack:
+        z = stack.pop()
+        for w in out[z]:
+            if w == y:
+                return True
+            if w in und and w not in seen:
+                seen.add(w)
+                stack.append(w)
+    return False
+
+
+def _self_blanking(h: _Hand, why: _Why | None) -> None:
+    """Step 9 (E18)."""
+    cands = [i for i in range(h.n) if h.pen[i] in SELF_BLANKERS and h.active[i] and not h.cleared[i]]
+    if not cands:
+        return
+    cands.sort(key=lambda i: h.real[i])
+    active, suit = h.active, h.suit
+    changed = True
+    while changed:
+        changed = False
+        for i in cands:
+            if not active[i]:
+                continue
+            p = h.pen[i]
+            msg: Msg | None = None
+            if p == SMOKE:
+                if not any(active[j] and suit[j] == FLAME for j in range(h.n)):
+                    msg = _m(N_("blanks itself (no Flame)"))
+            elif p == WARSHIP:
+                if not any(active[j] and suit[j] == FLOOD for j in range(h.n)):
+                    msg = _m(N_("blanks itself (no Flood)"))
+            elif any(active[j] and suit[j] == WEATHER for j in range(h.n)):
+                msg = _m(N_("blanks itself (Weather present)"))
+            elif not h.armyless[i] and not any(active[j] and suit[j] == ARMY for j in range(h.n)):
+                msg = _m(N_("blanks itself (no Army)"))
+            if msg is not None:
+                active[i] = False
+                changed = True
+                if why is not None:
+                    why.blank[i] = msg
+
+
+# --------------------------------------------------------------------------- core
+
+
+def _clears(h: _Hand, island_t: int) -> None:
+    """Steps 6-7 (E15): clears and the removal of the word "Army"."""
+    real = h.real
+    n = h.n
+    if PROTECTION_RUNE in real:
+        h.cleared = [True] * n
+    else:
+        mountain = MOUNTAIN in real
+        cavern = CAVERN in real
+        beastmaster = BEASTMASTER in real
+        suit = h.suit
+        h.cleared = [
+            (mountain and suit[i] == FLOOD)
+            or (cavern and suit[i] == WEATHER)
+            or (beastmaster and suit[i] == BEAST)
+            for i in range(n)
+        ]
+        if island_t >= 0:
+            h.cleared[island_t] = True
+    rangers = RANGERS in real
+    warship = WARSHIP in real
+    h.armyless = [rangers or (warship and h.suit[i] == FLOOD) for i in range(n)]
+
+
+def _score(h: _Hand, island_t: int, o: _Opts, why: _Why | None = None) -> list[int]:
+    """Steps 6-11 on a resolved hand: the card totals (h keeps the details)."""
+    _clears(h, island_t)
+    n = h.n
+    h.active = [True] * n
+    _blank_others(h, o, why)
+    _self_blanking(h, why)
+    active, suit, name = h.active, h.suit, h.name
+    cnt = [0] * 12
+    names: set[int] = set()
+    for j in range(n):
+        if active[j]:
+            cnt[suit[j]] += 1
+            names.add(name[j])
+    h.cnt = cnt
+    h.names = names
+    totals = [0] * n
+    for i in range(n):
+        if not active[i]:
+            continue
+        no = h.real[i]
+        t = h.base[i]
+        if _HAS_BONUS[no]:
+            t += _bonus(no, h, i, o)
+        p = h.pen[i]
+        if p and not h.cleared[i]:
+            t += _penalty(p, h, i)
+        totals[i] = t
+    return totals
+
+
+def _resolve(
+    real: list[int], dopp_t: int, mirage: int, shape: int, book_t: int, book_s: int, o: _Opts
+) -> _Hand:
+    """Steps 1-5 (E12-E14): current name, suit, base strength and penalty of each card."""
+    ws = o.wild_suit
+    suit = [ws if x >= SHAPESHIFTER else _PSUIT[x] for x in real]
+    name = list(real)
+    base = [_PBASE[x] for x in real]
+    pen = [x if _HAS_PEN[x] else 0 for x in real]
+    if dopp_t >= 0:
+        d = real.index(DOPPELGANGER)
+        t = real[dopp_t]
+        name[d] = t
+        suit[d] = ws if t >= SHAPESHIFTER else _PSUIT[t]
+        base[d] = _PBASE[t]
+        pen[d] = t if _HAS_PEN[t] else 0
+    if mirage:
+        m = real.index(MIRAGE)
+        name[m] = mirage
+        suit[m] = _PSUIT[mirage]
+    if shape:
+        s = real.index(SHAPESHIFTER)
+        name[s] = shape
+        suit[s] = _PSUIT[shape]
+    if book_t >= 0:
+        suit[book_t] = book_s
+    return _Hand(real, name, suit, base, pen)
+
+
+def _tie_value(h: _Hand, totals: list[int], o: _Opts) -> int:
+    if o.tie_lowest:
+        return sum(
+            _PBASE[h.real[j]] if h.real[j] != DOPPELGANGER else 0
+            for j in range(h.n)
+            if o.tie_blanked or h.active[j]
+        )
+    return max(totals) if totals else 0
+
+
+# --------------------------------------------------------------------------- choices
+
+
+def _card(ref: Any) -> Card:
+    if isinstance(ref, Card):
+        return ref
+    if isinstance(ref, bool):
+        raise KeyError(ref)
+    if isinstance(ref, int):
+        return BY_NO[ref]
+    if isinstance(ref, str):
+        if ref in BY_SLUG:
+            return BY_SLUG[ref]
+        if ref.isdigit():
+            return BY_NO[int(ref)]
+    raise KeyError(ref)
+
+
+def _choice_card(value: Any) -> Card:
+    try:
+        return _card(value)
+    except (KeyError, TypeError):
+        raise ChoiceError(N_("Unknown card '%(card)s'."), card=str(value)) from None
+
+
+def _nos(cards: Iterable[Any]) -> list[int]:
+    return [_card(c).no for c in cards]
+
+
+def choice_keys(cards: Iterable[Any]) -> list[str]:
+    """The C54 choice keys the hand holds, in C54 order."""
+    held = set(_nos(cards))
+    return [k for k in CHOICE_KEYS if _CHOICE_CARD[k] in held]
+
+
+def _a_suit(no: int) -> str:
+    s = _PSUIT[no]
+    return SUIT_WITH_ARTICLE[SUITS[s]] if s < WILD else N_("a wild card")
+
+
+@dataclass(frozen=True)
+class _Choices:
+    """Normalised choices as card numbers / positions of the assembled hand."""
+
+    real: tuple[int, ...]  # the assembled hand (necromancer's card appended)
+    necro: int  # card number or 0
+    dopp_t: int  # position or -1
+    mirage: int  # card number or 0
+    shape: int
+    book_t: int  # position or -1
+    book_s: int  # suit index or -1
+    island_t: int  # position or -1
+    extra_given: bool  # the necromancer's card was part of `cards`
+
+    def as_json(self, keys: Sequence[str]) -> dict[str, Any]:
+        slug = lambda no: BY_NO[no].slug  # noqa: E731
+        out: dict[str, Any] = {}
+        for k in keys:
+            if k == "necromancer":
+                out[k] = slug(self.necro) if self.necro else None
+            elif k == "doppelganger":
+                out[k] = slug(self.real[self.dopp_t]) if self.dopp_t >= 0 else None
+            elif k == "mirage":
+                out[k] = slug(self.mirage) if self.mirage else None
+            elif k == "shapeshifter":
+                out[k] = slug(self.shape) if self.shape else None
+            elif k == "book_of_changes":
+                out[k] = (
+                    {"target": slug(self.real[self.book_t]), "suit": SUITS[self.book_s]}
+                    if self.book_t >= 0
+                    else None
+                )
+            elif k == "island":
+                out[k] = slug(self.real[self.island_t]) if self.island_t >= 0 else None
+        return out
+
+
+def _pos_of(real: Sequence[int], no: int) -> int:
+    try:
+        return real.index(no)
+    except ValueError:
+        return -1
+
+
+def _check(
+    cards: Sequence[Any],
+    choices: Mapping[str, Any] | None,
+    o: _Opts,
+    discard_area: Iterable[Any] | None,
+    warnings: list[Msg] | None,
+) -> _Choices:
+    """E7 checks in C54 order. Island's post-Book reset goes to `warnings` when given
+    (K2), and is an error otherwise."""
+    nos = _nos(cards)
+    choices = dict(choices or {})
+    held = set(nos)
+    for key, value in choices.items():
+        if key not in _CHOICE_CARD:
+            raise ChoiceError(N_("Unknown choice '%(key)s'."), key=str(key))
+        if value is not None and _CHOICE_CARD[key] not in held:
+            raise ChoiceError(N_("You do not hold %(card)s."), card=_name(_CHOICE_CARD[key]))
+
+    def val(key: str) -> Any:
+        v = choices.get(key)
+        return None if v == "" else v
+
+    # 1. Necromancer
+    necro = 0
+    real = list(nos)
+    extra_given = False
+    v = val("necromancer")
+    if v is not None:
+        c = _choice_card(v)
+        if _PSUIT[c.no] not in _NECRO_SUITS:
+            raise ChoiceError(
+                N_("The Necromancer can only take an Army, Leader, Wizard or Beast; %(card)s is %(suit)s."),
+                card=c.name_en,
+                suit=_a_suit(c.no),
+            )
+        if c.no == NECROMANCER:
+            raise ChoiceError(N_("The Necromancer cannot take itself."))
+        if discard_area is not None and c.no not in set(_nos(discard_area)):
+            raise ChoiceError(N_("%(card)s is not in the discard area."), card=c.name_en)
+        if c.no in held:
+            if len(nos) != 8 or discard_area is not None:
+                raise ChoiceError(N_("%(card)s is already in your hand."), card=c.name_en)
+            extra_given = True
+        else:
+            real.append(c.no)
+        necro = c.no
+    in_hand = set(real)
+    # 2. Doppelganger
+    dopp_t = -1
+    v = val("doppelganger")
+    if v is not None:
+        c = _choice_card(v)
+        if c.no == DOPPELGANGER:
+            raise ChoiceError(N_("The Doppelgänger cannot copy itself."))
+        if c.no not in in_hand:
+            raise ChoiceError(N_("The Doppelgänger can only copy a card in your hand."))
+        dopp_t = real.index(c.no)
+    # 3. Mirage
+    mirage = 0
+    v = val("mirage")
+    if v is not None:
+        c = _choice_card(v)
+        if _PSUIT[c.no] not in _MIRAGE_SUITS:
+            raise ChoiceError(
+                N_("Mirage can only become an Army, Land, Weather, Flood or Flame; %(card)s is %(suit)s."),
+                card=c.name_en,
+                suit=_a_suit(c.no),
+            )
+        mirage = c.no
+    # 4. Shapeshifter
+    shape = 0
+    v = val("shapeshifter")
+    if v is not None:
+        c = _choice_card(v)
+        if _PSUIT[c.no] not in _SHAPE_SUITS:
+            raise ChoiceError(
+                N_(
+                    "The Shapeshifter can only become an Artifact, Leader, Wizard, Weapon or Beast; "
+                    "%(card)s is %(suit)s."
+                ),
+                card=c.name_en,
+                suit=_a_suit(c.no),
+            )
+        shape = c.no
+    # 5. Book of Changes
+    book_t, book_s = -1, -1
+    v = val("book_of_changes")
+    if v is not None:
+        if not isinstance(v, Mapping) or "target" not in v or "suit" not in v:
+            raise ChoiceError(N_("Choose a target card and a suit for the Book of Changes."))
+        c = _choice_card(v["target"])
+        if c.no == BOOK_OF_CHANGES:
+            raise ChoiceError(N_("The Book of Changes must target another card."))
+        if c.no not in in_hand:
+            raise ChoiceError(N_("The Book of Changes can only target a card in your hand."))
+        if c.no in WILDS and not o.book_may_target_wild:
+            raise ChoiceError(N_("House rule: the Book of Changes cannot target a wild card."))
+        if v["suit"] not in _SUIT_INDEX:
+            raise ChoiceError(N_("Choose one of the ten suits."))
+        book_t, book_s = real.index(c.no), _SUIT_INDEX[v["suit"]]
+    # 6. Island
+    island_t = -1
+    v = val("island")
+    if v is not None:
+        c = _choice_card(v)
+        if c.no not in in_hand:
+            raise ChoiceError(N_("Island can only target a card in your hand."))
+        pos = real.index(c.no)
+        h = _resolve(real, dopp_t, mirage, shape, -1, -1, o)
+        before = h.suit[pos]
+        after = book_s if pos == book_t else before
+        if after in (FLOOD, FLAME):
+            island_t = pos
+        elif before in (FLOOD, FLAME) and warnings is not None:
+            warnings.append(_m(N_("Island's target is no longer a Flood or Flame; Island choice cleared.")))
+        elif after < WILD:
+            raise ChoiceError(
+                N_("Island must target a Flood or Flame; %(card)s is %(suit)s."),
+                card=c.name_en,
+                suit=SUIT_WITH_ARTICLE[SUITS[after]],
+            )
+        else:
+            raise ChoiceError(
+                N_("Island must target a Flood or Flame; %(card)s has no suit."), card=c.name_en
+            )
+    return _Choices(tuple(real), necro, dopp_t, mirage, shape, book_t, book_s, island_t, extra_given)
+
+
+def validate_choices(
+    cards: Sequence[Any],
+    choices: Mapping[str, Any] | None,
+    options: RealmsOptions | None = None,
+    *,
+    discard_area: Iterable[Any] | None = None,
+) -> dict[str, Any]:
+    """Check `choices` against C54 in order (E7) and return them normalised: every key
+    the hand holds, in C54 order, with a slug / {"target", "suit"} / None.
+
+    Raises ChoiceError with the player's sentence. With `discard_area`, the
+    Necromancer's card must be in it. An Island target that is a Flood or Flame only
+    before the Book of Changes is reset to empty (K2), not refused."""
+    ch = _check(cards, choices, _opts(options), discard_area, [])
+    return ch.as_json(choice_keys(ch.real))
+
+
+def update_choices(
+    cards: Sequence[Any],
+    draft: Mapping[str, Any] | None,
+    changes: Mapping[str, Any],
+    options: RealmsOptions | None = None,
+    *,
+    discard_area: Iterable[Any] | None = None,
+) -> tuple[dict[str, Any], list[Msg]]:
+    """E7 editing: apply `changes` (C54 keys, None = empty) to `draft` in C54 order.
+
+    An illegal new value raises ChoiceError (the draft stays as it was). A change that
+    makes a later, unchanged choice illegal resets that choice to empty; the returned
+    messages say so. Returns (new draft, messages)."""
+    o = _opts(options)
+    nos = _nos(cards)
+    keys = choice_keys(nos)
+    for k in changes:
+        if k not in _CHOICE_CARD:
+            raise ChoiceError(N_("Unknown choice '%(key)s'."), key=str(k))
+        if k not in keys:
+            raise ChoiceError(N_("You do not hold %(card)s."), card=_name(_CHOICE_CARD[k]))
+    current = {k: (draft or {}).get(k) for k in keys}
+    messages: list[Msg] = []
+    for k in keys:
+        if k in changes:
+            trial = {kk: current[kk] for kk in keys[: keys.index(k)]}
+            trial[k] = changes[k]
+            _check(nos, trial, o, discard_area, None)  # raises for an illegal new value
+            current[k] = changes[k]
+            continue
+        if current[k] is None:
+            continue
+        trial = {kk: current[kk] for kk in keys[: keys.index(k) + 1]}
+        try:
+            _check(nos, trial, o, discard_area, None)
+        except ChoiceError:
+            current[k] = None
+            messages.append(_reset_message(k))
+    ch = _check(nos, current, o, discard_area, None)
+    return ch.as_json(keys), messages
+
+
+def _reset_message(key: str) -> Msg:
+    if key == "island":
+        return _m(N_("Island's target is no longer a Flood or Flame; Island choice cleared."))
+    return _m(
+        N_("%(card)s's choice is no longer possible; %(card)s choice cleared."), card=_name(_CHOICE_CARD[key])
+    )
+
+
+def choice_values(
+    key: str,
+    cards: Sequence[Any],
+    draft_choices: Mapping[str, Any] | None,
+    options: RealmsOptions | None = None,
+    discard_area: Iterable[Any] | None = None,
+) -> list[Any]:
+    """Every value `key` accepts with the current draft (None = empty first), in the
+    canonical order of E5. Book values are {"target", "suit"} dicts. Without a
+    discard area the Necromancer may name any eligible card outside the hand."""
+    o = _opts(options)
+    nos = _nos(cards)
+    keys = choice_keys(nos)
+    if key not in keys:
+        return []
+    draft = {k: (draft_choices or {}).get(k) for k in keys[: keys.index(key)]}
+    ch = _check(nos, draft, o, discard_area, None)
+    real = list(ch.real)
+    out: list[Any] = [None]
+    slug = lambda no: BY_NO[no].slug  # noqa: E731
+    if key == "necromancer":
+        pool = _nos(discard_area) if discard_area is not None else [c.no for c in CARDS]
+        out += [
+            slug(x)
+            for x in sorted(set(pool))
+            if _PSUIT[x] in _NECRO_SUITS and x not in nos and x != NECROMANCER
+        ]
+    elif key == "doppelganger":
+        out += [slug(x) for x in sorted(real) if x != DOPPELGANGER]
+    elif key == "mirage":
+        out += [c.slug for c in CARDS if _PSUIT[c.no] in _MIRAGE_SUITS]
+    elif key == "shapeshifter":
+        out += [c.slug for c in CARDS if _PSUIT[c.no] in _SHAPE_SUITS]
+    elif key == "book_of_changes":
+        for x in sorted(real):
+            if x == BOOK_OF_CHANGES or (x in WILDS and not o.book_may_target_wild):
+                continue
+            out += [{"target": slug(x), "suit": s} for s in SUITS]
+    elif key == "island":
+        h = _resolve(real, ch.dopp_t, ch.mirage, ch.shape, ch.book_t, ch.book_s, o)
+        out += [
+            slug(real[i])
+            for i in sorted(range(len(real)), key=lambda i: real[i])
+            if h.suit[i] in (FLOOD, FLAME)
+        ]
+    return out
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class CardScore:
+    card: str  # slug of the real card
+    acts_as_name: str  # current name
+    suit: str | None  # current suit key, "wild", or None
+    status: str  # "active" | "blanked"
+    reason: str | None  # E21 status sentence(s)
+    base: int
+    bonus: int
+    penalty: int
+    total: int
+    notes: tuple[str, ...]
+    reason_msgs: tuple[Msg, ...] = ()
+    note_msgs: tuple[Msg, ...] = ()
+    acts_as: str | None = None  # "Rainstorm (Weather)" etc. when a copy or the Book changed it
+    from_necromancer: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "acts_as_name": self.acts_as_name,
+            "suit": self.suit,
+            "status": self.status,
+            "reason": self.reason,
+            "base": self.base,
+            "bonus": self.bonus,
+            "penalty": self.penalty,
+            "total": self.total,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    rule: str
+    value: int
+
+
+@dataclass(frozen=True)
+class HandScore:
+    total: int
+    cards: tuple[CardScore, ...]
+    tie_break: TieBreak
+    warnings: tuple[str, ...]
+    legal_hand: bool
+    choices: Mapping[str, Any]
+    options: RealmsOptions = field(default_factory=RealmsOptions)
+    warning_msgs: tuple[Msg, ...] = ()
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """The E4 comparison key: bigger is better."""
+        v = self.tie_break.value
+        return (self.total, -v if self.tie_break.rule == "lowest_base_total" else v)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exactly the K2 response body."""
+        return {
+            "total": self.total,
+            "legal_hand": self.legal_hand,
+            "warnings": list(self.warnings),
+            "options": {k: getattr(self.options, k) for k in SCORING_OPTION_KEYS},
+            "choices": dict(self.choices),
+            "tie_break": {"rule": self.tie_break.rule, "value": self.tie_break.value},
+            "cards": [c.to_dict() for c in self.cards],
+        }
+
+
+def _fast_total(ch: _Choices, o: _Opts) -> tuple[int, int]:
+    h = _resolve(list(ch.real), ch.dopp_t, ch.mirage, ch.shape, ch.book_t, ch.book_s, o)
+    totals = _score(h, ch.island_t, o)
+    return sum(totals), _tie_value(h, totals, o)
+
+
+def score_total(
+    cards: Sequence[Any], choices: Mapping[str, Any] | None = None, options: RealmsOptions | None = None
+) -> int:
+    """Only the hand total (no breakdown): for bulk scoring."""
+    o = _opts(options)
+    return _fast_total(_check(cards, choices, o, None, []), o)[0]
+
+
+def score_hand(
+    cards: Sequence[Any],
+    choices: Mapping[str, Any] | None = None,
+    options: RealmsOptions | None = None,
+    *,
+    discard_area: Iterable[Any] | None = None,
+) -> HandScore:
+    """Score one hand (E12-E19). `cards` are slugs, numbers or Cards: the hand, plus
+    optionally the Necromancer's card (then named by choices["necromancer"]).
+    Raises ChoiceError for choices C54 refuses."""
+    options = options or _DEFAULT_OPTIONS
+    o = _opts(options)
+    warn: list[Msg] = []
+    ch = _check(cards, choices, o, discard_area, warn)
+    return _build(ch, o, options, warn)
+
+
+def _build(ch: _Choices, o: _Opts, options: RealmsOptions, warn: list[Msg]) -> HandScore:
+    real = list(ch.real)
+    n = len(real)
+    h = _resolve(real, ch.dopp_t, ch.mirage, ch.shape, ch.book_t, ch.book_s, o)
+    why = _Why()
+    totals = _score(h, ch.island_t, o, why)
+    legal = (n == 7 and not ch.necro) or (n == 8 and bool(ch.necro))
+    if not legal:
+        warn = [*warn, _m(N_("not a legal final hand"))]
+    keys = choice_keys(real)
+    out: list[CardScore] = []
+    clearers = _clearers(h, ch)
+    for i in range(n):
+        out.append(_card_score(h, i, ch, o, totals[i], why, clearers))
+    return HandScore(
+        total=sum(totals),
+        cards=tuple(out),
+        tie_break=TieBreak(o.tie_rule, _tie_value(h, totals, o)),
+        warnings=tuple(render(w) for w in warn),
+        legal_hand=legal,
+        choices=ch.as_json(keys),
+        options=options,
+        warning_msgs=tuple(warn),
+    )
+
+
+def _clearers(h: _Hand, ch: _Choices) -> list[list[str]]:
+    real = h.real
+    out: list[list[str]] = [[] for _ in range(h.n)]
+    for i in range(h.n):
+        s = h.suit[i]
+        if MOUNTAIN in real and s == FLOOD:
+            out[i].append(_name(MOUNTAIN))
+        if CAVERN in real and s == WEATHER:
+            out[i].append(_name(CAVERN))
+        if ch.island_t == i:
+            out[i].append(_name(ISLAND))
+        if BEASTMASTER in real and s == BEAST:
+            out[i].append(_name(BEASTMASTER))
+        if PROTECTION_RUNE in real:
+            out[i].append(_name(PROTECTION_RUNE))
+    return out
+
+
+def _and(items: Sequence[str]) -> str:
+    return " and ".join(items) if len(items) <= 2 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _counted(h: _Hand, i: int, terms: Iterable[tuple[int, bool]]) -> list[str]:
+    ts = list(terms)
+    return [
+        _label(h, j)
+        for j in range(h.n)
+        if h.active[j] and any(h.suit[j] == s and not (other and j == i) for s, other in ts)
+    ]
+
+
+def _bonus_notes(no: int, h: _Hand, i: int, pts: int) -> list[Msg]:
+    notes: list[Msg] = []
+    rule = _RULES.get(no)
+    if rule is not None and pts:
+        for part in rule:
+            if part[0] == _PER:
+                terms = part[2]
+                names = _counted(h, i, terms)
+                if names:
+                    what = "/".join(_suit_name(s) for s, _ in terms)
+                    other = N_("other ") if all(o for _, o in terms) else ""
+                    notes.append(
+                        _m(
+                            N_("+%(points)s = %(mult)s × %(count)s %(other)s%(what)s: %(cards)s"),
+                            points=part[1] * len(names),
+                            mult=part[1],
+                            count=len(names),
+                            other=other,
+                            what=what,
+                            cards=", ".join(names),
+                        )
+                    )
+            else:
+                _, points, all_names, any_names, any_suits = part
+                if _rule_points((part,), h, i):
+                    got = [_name(x) for x in all_names]
+                    got += [_name(x) for x in any_names if x in h.names][:1]
+                    for s in any_suits:
+                        holders = [_label(h, j) for j in range(h.n) if h.active[j] and h.suit[j] == s]
+                        if holders:
+                            got.append(f"{_suit_name(s)} ({holders[0]})")
+                            break
+                    notes.append(_m(N_("+%(points)s with %(what)s"), points=points, what=_and(got)))
+    elif pts:
+        notes.append(_m(N_("+%(points)s (%(effect)s)"), points=pts, effect=BY_NO[no].effect))
+    extra = {
+        MOUNTAIN: N_("clears the penalty of every Flood"),
+        CAVERN: N_("clears the penalty of every Weather"),
+        BEASTMASTER: N_("clears the penalty of every Beast"),
+        PROTECTION_RUNE: N_("clears the penalty of every card"),
+        RANGERS: N_("removes the word Army from every penalty"),
+        WARSHIP: N_("removes the word Army from the penalty of every Flood"),
+    }.get(no)
+    if extra:
+        notes.append(_m(extra))
+    return notes
+
+
+def _penalty_note(p: int, h: _Hand, i: int, pts: int) -> Msg | None:
+    if not pts:
+        return None
+    mult, terms, kind = _PEN_RULES[p]
+    if kind == "unless":
+        return _m(N_("%(points)s: no %(what)s"), points=pts, what=_suit_name(terms[0][0]))
+    used = [(s, o) for s, o, army in terms if not (army and h.armyless[i])]
+    names = _counted(h, i, used)
+    return _m(
+        N_("%(points)s = %(mult)s × %(count)s %(what)s: %(cards)s"),
+        points=pts,
+        mult=mult,
+        count=len(names),
+        what="/".join(_suit_name(s) for s, _ in used),
+        cards=", ".join(names),
+    )
+
+
+def _card_score(
+    h: _Hand, i: int, ch: _Choices, o: _Opts, total: int, why: _Why, clearers: list[list[str]]
+) -> CardScore:
+    no = h.real[i]
+    card = BY_NO[no]
+    active = h.active[i]
+    reasons: list[Msg] = []
+    notes: list[Msg] = []
+    acts_as: str | None = None
+    s = h.suit[i]
+    if no == DOPPELGANGER and ch.dopp_t >= 0:
+        t = h.real[ch.dopp_t]
+        notes.append(_m(N_("Doppelgänger copies %(card)s (name, strength, suit and penalty)"), card=_name(t)))
+        acts_as = f"{_name(h.name[i])} ({_suit_name(s)})"
+    elif no == MIRAGE and ch.mirage:
+        notes.append(_m(N_("Mirage copies %(card)s (name and suit only)"), card=_name(ch.mirage)))
+        acts_as = f"{_name(h.name[i])} ({_suit_name(s)})"
+    elif no == SHAPESHIFTER and ch.shape:
+        notes.append(_m(N_("Shapeshifter copies %(card)s (name and suit only)"), card=_name(ch.shape)))
+        acts_as = f"{_name(h.name[i])} ({_suit_name(s)})"
+    if i == ch.book_t:
+        notes.append(_m(N_("suit changed to %(suit)s by the Book of Changes"), suit=_suit_name(s)))
+        if acts_as is None:
+            acts_as = f"{_suit_name(s)} ({_name(BOOK_OF_CHANGES)})"
+    from_necro = bool(ch.necro) and no == ch.necro
+    if from_necro:
+        notes.append(_m(N_("taken from the discard area by the Necromancer")))
+    if no == NECROMANCER and ch.necro:
+        notes.append(_m(N_("takes %(card)s from the discard area"), card=_name(ch.necro)))
+    if no == BOOK_OF_CHANGES and ch.book_t >= 0:
+        notes.append(
+            _m(
+                N_("makes %(card)s %(suit)s"),
+                card=_name(h.real[ch.book_t]),
+                suit=SUIT_WITH_ARTICLE[SUITS[ch.book_s]],
+            )
+        )
+    if no == ISLAND and ch.island_t >= 0:
+        notes.append(_m(N_("clears the penalty of %(card)s"), card=_label(h, ch.island_t)))
+    if not active:
+        reasons.append(why.blank.get(i, _m(N_("blanked"))))
+    p = h.pen[i]
+    if p and h.cleared[i] and clearers[i]:
+        reasons.append(_m(N_("penalty cleared by %(cards)s"), cards=_and(clearers[i])))
+    if p in _ARMY_WORD and h.armyless[i] and not h.cleared[i]:
+        by = [_name(x) for x in (RANGERS, WARSHIP) if x in h.real and (x == RANGERS or h.suit[i] == FLOOD)][
+            :1
+        ]
+        reasons.append(_m(N_("word Army removed by %(card)s"), card=by[0]))
+    base = bonus = penalty = 0
+    if active:
+        base = h.base[i]
+        if _HAS_BONUS[no]:
+            bonus = _bonus(no, h, i, o)
+        if p and not h.cleared[i]:
+            penalty = _penalty(p, h, i)
+            pn = _penalty_note(p, h, i, penalty)
+            if pn:
+                notes.append(pn)
+    if _HAS_BONUS[no]:
+        notes[:0] = _bonus_notes(no, h, i, bonus)  # clears and "Army" removal hold even when blanked
+    assert base + bonus + penalty == total
+    return CardScore(
+        card=card.slug,
+        acts_as_name=_name(h.name[i]),
+        suit=_SUIT_KEY[s],
+        status="active" if active else "blanked",
+        reason="; ".join(render(r) for r in reasons) or None,
+        base=base,
+        bonus=bonus,
+        penalty=penalty,
+        total=total,
+        notes=tuple(render(m) for m in notes),
+        reason_msgs=tuple(reasons),
+        note_msgs=tuple(notes),
+        acts_as=acts_as,
+        from_necromancer=from_necro,
+    )
+
+
+# --------------------------------------------------------------------------- ranking
+
+
+@dataclass(frozen=True)
+class Ranking:
+    ranks: list[int]
+    tie_break_decided: bool  # some equal totals were separated by the tie-break
+    shared: bool  # some players still share a rank (A3)
+    note: str  # a sentence for the result screen ("" if nothing to say)
+
+
+def _tie_key(h: HandScore, options: RealmsOptions) -> int:
+    o = _opts(options)
+    if h.tie_break.rule == o.tie_rule and h.options == options:
+        v = h.tie_break.value
+    else:  # scored with other options: recompute the value the ranking's rule needs
+        v = _build(_check([c.card for c in h.cards], h.choices, o, None, []), o, options, []).tie_break.value
+    return -v if o.tie_lowest else v
+
+
+def ranking(hands: Sequence[HandScore], options: RealmsOptions | None = None) -> Ranking:
+    """E20: rank by total, then by the tie-break of `options`; equal keys share a rank."""
+    options = options or _DEFAULT_OPTIONS
+    keys = [(h.total, _tie_key(h, options)) for h in hands]
+    ranks = [1 + sum(1 for k in keys if k > key) for key in keys]
+    decided = any(a[0] == b[0] and a[1] != b[1] for a in keys for b in keys)
+    shared = len(set(keys)) < len(keys)
+    parts: list[str] = []
+    if decided:
+        rule = (
+            N_("highest single card")
+            if options.tie_break == "highest_card"
+            else N_("lowest total base strength")
+        )
+        parts.append(N_("Equal totals were separated by the tie-break (%(rule)s).") % {"rule": rule})
+    if shared:
+        parts.append(N_("Players still tied after the tie-break share their rank."))
+    return Ranking(ranks, decided, shared, " ".join(parts))
+
+
+def rank(hands: Sequence[HandScore], options: RealmsOptions | None = None) -> list[int]:
+    """E20 ranks (1 = first; equal ranks shared, e.g. 1, 2, 2, 4)."""
+    return ranking(hands, options).ranks
+
+
+# --------------------------------------------------------------------------- breakdown
+
+
+def breakdown_lines(score: HandScore) -> list[ScoreLine]:
+    """E21: one line per card, blanked cards struck, reasons in words."""
+    lines: list[ScoreLine] = []
+    for c in score.cards:
+        label = BY_SLUG[c.card].name_en
+        if c.acts_as:
+            label = f"{label} → {c.acts_as}"
+        if c.from_necromancer:
+            label = "{} ({})".format(label, N_("taken from the discard area by the Necromancer"))
+        detail = "; ".join([*([c.reason] if c.reason else []), *c.notes])
+        lines.append(
+            ScoreLine(
+                label=label,
+                points=c.total,
+                detail=detail,
+                struck=c.status == "blanked",
+                extra={
+                    "card": c.card,
+                    "status": c.status,
+                    "base": c.base,
+                    "bonus": c.bonus,
+                    "penalty": c.penalty,
+                    "messages": [[t, dict(p)] for t, p in (*c.reason_msgs, *c.note_msgs)],
+                },
+            )
+        )
+    return lines
+
+
+# --------------------------------------------------------------------------- best choices (E4-E6)
+#
+# The search walks the choice sets in the canonical order of E5 and keeps a set only
+# when its key is strictly better, so the first best set in canonical order wins, as
+# in a full enumeration. It skips only candidates that are provably equivalent, in
+# every completion, to an earlier candidate of the same slot (E6 a-c, generalised):
+#
+# - suits: two suits are interchangeable for this hand when every suit test of every
+#   rule present (bonus, penalty, clear, blank, Island, Collector / World Tree: every
+#   suit) treats them alike; a Book suit interchangeable with the target's current
+#   suit equals "empty";
+# - Mirage / Shapeshifter names: a name that no rule of the hand looks for (and that
+#   the Collector, if present, does not already count) is interchangeable with any
+#   other such name whose suit is interchangeable;
+# - Island: a target whose penalty is absent or already cleared equals "empty".
+#
+# On top, a cheap upper bound of the total (base + the largest bonus each card could
+# reach, no penalties, no blanking) prunes a whole branch when it is strictly below
+# the best total found: such a branch cannot hold a better key.
+
+_REF_NAMES: dict[int, frozenset[int]] = {
+    MOUNTAIN: frozenset({SMOKE, WILDFIRE}),
+    CAVERN: frozenset({DWARVISH_INFANTRY, DRAGON}),
+    FOREST: frozenset({ELVEN_ARCHERS}),
+    WHIRLWIND: frozenset({RAINSTORM, BLIZZARD, GREAT_FLOOD}),
+    CANDLE: frozenset({BOOK_OF_CHANGES, BELL_TOWER}),
+    LIGHTNING: frozenset({RAINSTORM}),
+    KING: frozenset({QUEEN}),
+    QUEEN: frozenset({KING}),
+    UNICORN: frozenset({PRINCESS, EMPRESS, QUEEN, ENCHANTRESS}),
+    HYDRA: frozenset({SWAMP}),
+    SWORD_OF_KETH: frozenset({SHIELD_OF_KETH}),
+    SHIELD_OF_KETH: frozenset({SWORD_OF_KETH}),
+    ELVEN_LONGBOW: frozenset({ELVEN_ARCHERS, WARLORD, BEASTMASTER}),
+}
+_REF_NAMES_PEN: dict[int, frozenset[int]] = {
+    GREAT_FLOOD: frozenset({MOUNTAIN, LIGHTNING}),
+    RAINSTORM: frozenset({LIGHTNING}),
+    WILDFIRE: _WILDFIRE_SPARED_NAMES,
+}
+_ALL_SUITS_FEATS = tuple(frozenset({s}) for s in range(10))
+
+
+def _bonus_feats(no: int) -> tuple[frozenset[int], ...]:
+    if no in (COLLECTOR, WORLD_TREE):
+        return _ALL_SUITS_FEATS
+    feats: list[frozenset[int]] = []
+    for part in _RULES.get(no, ()):
+        if part[0] == _PER:
+            for flag in (False, True):
+                f = frozenset(s for s, other in part[2] if other == flag)
+                if f:
+                    feats.append(f)
+        elif part[4]:
+            feats.append(frozenset(part[4]))
+    feats += {
+        FOUNTAIN: [_FOUNTAIN_SUITS],
+        ELVEN_ARCHERS: [frozenset({WEATHER})],
+        KING: [frozenset({ARMY})],
+        QUEEN: [frozenset({ARMY})],
+        WARLORD: [frozenset({ARMY})],
+        SWORD_OF_KETH: [frozenset({LEADER})],
+        SHIELD_OF_KETH: [frozenset({LEADER})],
+        MOUNTAIN: [frozenset({FLOOD})],
+        CAVERN: [frozenset({WEATHER})],
+        BEASTMASTER: [frozenset({BEAST})],
+        WARSHIP: [frozenset({FLOOD})],
+        ISLAND: [frozenset({FLOOD, FLAME})],
+    }.get(no, [])
+    return tuple(feats)
+
+
+def _pen_feats(p: int) -> tuple[frozenset[int], ...]:
+    if p in _PEN_RULES:
+        _, terms, _ = _PEN_RULES[p]
+        return tuple(frozenset({s}) for s, _, _ in terms)
+    return {
+        GREAT_FLOOD: (frozenset({ARMY}), frozenset({LAND}), frozenset({FLAME})),
+        RAINSTORM: (frozenset({FLAME}),),
+        BLIZZARD: (frozenset({FLOOD}),),
+        WILDFIRE: (_WILDFIRE_SPARED_SUITS,),
+        BASILISK: (frozenset({ARMY}), frozenset({LEADER}), frozenset({BEAST})),
+        SMOKE: (frozenset({FLAME}),),
+        WARSHIP: (frozenset({FLOOD}),),
+        WAR_DIRIGIBLE: (frozenset({WEATHER}), frozenset({ARMY})),
+    }.get(p, ())
+
+
+_BONUS_FEATS = [_bonus_feats(no) for no in range(54)]
+_PEN_FEATS = [_pen_feats(p) for p in range(54)]
+
+
+@dataclass(frozen=True)
+class BestChoices:
+    choices: dict[str, Any]
+    score: HandScore
+    evaluated: int
+    exhaustive: bool
+
+
+class _Stop(Exception):
+    pass
+
+
+def _suit_sigs(real: Sequence[int], pen: Sequence[int]) -> list[tuple[bool, ...]]:
+    feats: set[frozenset[int]] = set()
+    for no in real:
+        feats.update(_BONUS_FEATS[no])
+    for p in pen:
+        if p:
+            feats.update(_PEN_FEATS[p])
+    fl = sorted(feats, key=sorted)
+    return [tuple(s in f for f in fl) for s in range(10)]
+
+
+def _observed_names(real: Sequence[int], pen: Sequence[int]) -> set[int]:
+    out: set[int] = set()
+    for no in real:
+        out |= _REF_NAMES.get(no, frozenset())
+    for p in pen:
+        if p:
+            out |= _REF_NAMES_PEN.get(p, frozenset())
+    return out
+
+
+def _copy_reps(
+    range_suits: frozenset[int],
+    sigs: list[tuple[bool, ...]],
+    observed: set[int],
+    held: set[int],
+    collector: bool,
+) -> list[int]:
+    seen: set[Any] = set()
+    out: list[int] = []
+    for x in range(1, 51):
+        s = _PSUIT[x]
+        if s not in range_suits:
+            continue
+        key = (sigs[s], x if (x in observed or (collector and x in held)) else -1)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _max_subset_gem(values: list[int], longest: bool) -> int:
+    best = 0
+    n = len(values)
+    for mask in range(1, 1 << n):
+        best = max(best, _gem_value([values[j] for j in range(n) if mask >> j & 1], longest))
+    return best
+
+
+def _upper_bound(
+    real: list[int],
+    name: list[int],
+    suit: list[int],
+    base: list[int],
+    free: list[frozenset[int]],
+    book_free: bool,
+    o: _Opts,
+    gem_cache: dict[Any, int],
+) -> int:
+    """An upper bound of the total over every completion of the choices still open.
+
+    `free[i]` is the set of suits position i may still take from a wild choice (empty
+    when fixed); the Book, while open, may add one card to any suit. Penalties and
+    blanking only lower scores, so they are left out; counts and "with" tests take
+    their most favourable value."""
+    n = len(real)
+    cnt = [0] * 12
+    for i in range(n):
+        if free[i]:
+            for s in free[i]:
+                cnt[s] += 1
+        else:
+            cnt[suit[i]] += 1
+    if book_free:
+        cnt = [c + 1 for c in cnt]
+    names: set[int] = set(name)
+    for i in range(n):
+        if free[i]:
+            names.update(x for x in range(1, 51) if _PSUIT[x] in free[i])
+    h = _Hand(real, name, suit, base, [0] * n)
+    h.cnt = cnt
+    h.names = names
+    h.active = [True] * n
+    total = 0
+    for i in range(n):
+        no = real[i]
+        total += base[i]
+        if not _HAS_BONUS[no]:
+            continue
+        if no in _RULES:
+            if free[i] or book_free:
+                # its own suit may change: "other" counts lose nothing (see the per-term bound)
+                h.suit = [NONE if j == i else suit[j] for j in range(n)]
+                total += _rule_points(_RULES[no], h, i)
+                h.suit = suit
+            else:
+                total += _rule_points(_RULES[no], h, i)
+        elif no == FOUNTAIN:
+            total += max(base)
+        elif no == ELVEN_ARCHERS:
+            total += 5
+        elif no == COLLECTOR:
+            total += 110 if (n >= 8 and not o.collector_best) else 100
+        elif no == WARLORD:
+            total += sum(b for b in base if b > 0)
+        elif no == GEM_OF_ORDER:
+            key = (tuple(sorted(base)), o.gem_longest)
+            g = gem_cache.get(key)
+            if g is None:
+                g = gem_cache[key] = _max_subset_gem(sorted(base), o.gem_longest)
+            total += g
+        elif no == WORLD_TREE:
+            total += 50
+        else:
+            total += _CUSTOM[no](h, o) if no in _CUSTOM else 0
+    return total
+
+
+def best_choices(
+    cards: Sequence[Any],
+    options: RealmsOptions | None = None,
+    *,
+    discard_area: Iterable[Any] | None = None,
+    pinned: Mapping[str, Any] | None = None,
+    max_evaluations: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> BestChoices:
+    """The E4 pre-selection: the choice set with the best (total, tie-break) key, the
+    first in canonical order (E5) among equals; identical to a full enumeration.
+
+    `discard_area` lists the Necromancer's candidates (None: every eligible card not in
+    the hand). `pinned` maps choice keys to values that must be kept (None = pinned
+    empty). The search stops early (exhaustive=False) after `max_evaluations`
+    evaluations or when `should_stop()` turns true (checked every 256 evaluations)."""
+    options = options or _DEFAULT_OPTIONS
+    o = _opts(options)
+    nos = _nos(cards)
+    keys = choice_keys(nos)
+    pinned = dict(pinned or {})
+    for k in pinned:
+        if k not in keys:
+            raise (
+                ChoiceError(N_("You do not hold %(card)s."), card=_name(_CHOICE_CARD.get(k, 0) or 1))
+                if k in _CHOICE_CARD
+                else ChoiceError(N_("Unknown choice '%(key)s'."), key=str(k))
+            )
+    pin = _check(nos, {k: v for k, v in pinned.items() if k != "island"}, o, discard_area, None)
+    base_hand = list(nos)
+    if pin.extra_given:
+        base_hand.remove(pin.necro)
+    if "necromancer" in pinned:
+        necro_cands = [pin.necro]
+    elif NECROMANCER in base_hand:
+        pool = set(_nos(discard_area)) if discard_area is not None else set(range(1, 54))
+        necro_cands = [0, *sorted(x for x in pool if _PSUIT[x] in _NECRO_SUITS and x not in base_hand)]
+    else:
+        necro_cands = [0]
+    pinned_island = -2  # -2: not pinned
+    if "island" in pinned:
+        v = pinned["island"]
+        pinned_island = 0 if v is None else _choice_card(v).no
+        if pinned_island and pinned_island not in nos and pinned_island != pin.necro:
+            raise ChoiceError(N_("Island can only target a card in your hand."))
+
+    state = {"evaluated": 0, "stopped": False}
+    best: dict[str, Any] = {"key": None, "choice": None}
+    gem_cache: dict[Any, int] = {}
+    has_island = ISLAND in base_hand
+
+    def evaluate(
+        real: list[int],
+        name: list[int],
+        suit: list[int],
+        base: list[int],
+        pen: list[int],
+        isl: int,
+        choice: tuple[int, ...],
+    ) -> None:
+        if max_evaluations is not None and state["evaluated"] >= max_evaluations:
+            raise _Stop
+        if should_stop is not None and state["evaluated"] % 256 == 255 and should_stop():
+            raise _Stop
+        state["evaluated"] += 1
+        h = _Hand(real, name, suit, base, pen)
+        totals = _score(h, isl, o)
+        key = (sum(totals), -_tie_value(h, totals, o) if o.tie_lowest else _tie_value(h, totals, o))
+        if best["key"] is None or key > best["key"]:
+            best["key"] = key
+            best["choice"] = choice
+
+    def best_total() -> int | None:
+        return None if best["key"] is None else best["key"][0]
+
+    def pruned(ub: int) -> bool:
+        bt = best_total()
+        return bt is not None and ub < bt
+
+    try:
+        for nec in necro_cands:
+            real = [*base_hand, nec] if nec else list(base_hand)
+            n = len(real)
+            has = set(real)
+            # Doppelganger candidates (positions, by card number)
+            if DOPPELGANGER not in has:
+                dopp_cands = [-1]
+            elif "doppelganger" in pinned:
+                v = pinned["doppelganger"]
+                if v is None:
+                    dopp_cands = [-1]
+                else:
+                    t = _choice_card(v).no
+                    if t not in has:
+                        continue
+                    dopp_cands = [real.index(t)]
+            else:
+                dopp_cands = [
+                    -1,
+                    *sorted((i for i in range(n) if real[i] != DOPPELGANGER), key=lambda i: real[i]),
+                ]
+            wild_free = {MIRAGE: _MIRAGE_SUITS, SHAPESHIFTER: _SHAPE_SUITS}
+            for d in dopp_cands:
+                h1 = _resolve(real, d, 0, 0, -1, -1, o)
+                sigs = _suit_sigs(real, h1.pen)
+                observed = _observed_names(real, h1.pen)
+                collector = COLLECTOR in has
+                book_open = BOOK_OF_CHANGES in has and "book_of_changes" not in pinned
+                free = [
+                    wild_free.get(x, frozenset()) if x in (MIRAGE, SHAPESHIFTER) else frozenset()
+                    for x in real
+                ]
+                if MIRAGE in has and "mirage" in pinned:
+                    free[real.index(MIRAGE)] = frozenset()
+                if SHAPESHIFTER in has and "shapeshifter" in pinned:
+                    free[real.index(SHAPESHIFTER)] = frozenset()
+                if (MIRAGE in has or SHAPESHIFTER in has or book_open) and pruned(
+                    _upper_bound(real, h1.name, h1.suit, h1.base, free, book_open, o, gem_cache)
+                ):
+                    continue
+                if MIRAGE not in has:
+                    mir_cands = [0]
+                elif "mirage" in pinned:
+                    mir_cands = [pin.mirage]
+                else:
+                    mir_cands = [0, *_copy_reps(_MIRAGE_SUITS, sigs, observed, set(h1.name), collector)]
+                for mi in mir_cands:
+                    h2 = _resolve(real, d, mi, 0, -1, -1, o)
+                    if SHAPESHIFTER not in has:
+                        shp_cands = [0]
+                    elif "shapeshifter" in pinned:
+                        shp_cands = [pin.shape]
+                    else:
+                        shp_cands = [0, *_copy_reps(_SHAPE_SUITS, sigs, observed, set(h2.name), collector)]
+                    free2 = list(free)
+                    if MIRAGE in has:
+                        free2[real.index(MIRAGE)] = frozenset()
+                    if (
+                        (SHAPESHIFTER in has or book_open)
+                        and len(shp_cands) * (2 if book_open else 1) > 2
+                        and pruned(
+                            _upper_bound(real, h2.name, h2.suit, h2.base, free2, book_open, o, gem_cache)
+                        )
+                    ):
+                        continue
+                    for sh in shp_cands:
+                        h3 = _resolve(real, d, mi, sh, -1, -1, o)
+                        # Book of Changes candidates
+                        book_cands: list[tuple[int, int]] = [(-1, -1)]
+                        if BOOK_OF_CHANGES in has:
+                            if "book_of_changes" in pinned:
+                                book_cands = (
+                                    [(-1, -1)]
+                                    if pin.book_t < 0
+                                    else [(real.index(pin.real[pin.book_t]), pin.book_s)]
+                                )
+                            else:
+                                if pruned(
+                                    _upper_bound(
+                                        real, h3.name, h3.suit, h3.base, [frozenset()] * n, True, o, gem_cache
+                                    )
+                                ):
+                                    continue
+                                for t in sorted(range(n), key=lambda i: real[i]):
+                                    x = real[t]
+                                    if x == BOOK_OF_CHANGES or (x in WILDS and not o.book_may_target_wild):
+                                        continue
+                                    cur = h3.suit[t]
+                                    seen = {sigs[cur]} if cur < WILD else set()
+                                    for s in range(10):
+                                        if sigs[s] not in seen:
+                                            seen.add(sigs[s])
+                                            book_cands.append((t, s))
+                        for bt, bs in book_cands:
+                            suit = h3.suit
+                            if bt >= 0:
+                                suit = list(suit)
+                                suit[bt] = bs
+                            # Island candidates
+                            if not has_island:
+                                isl_cands = [-1]
+                            elif pinned_island != -2:
+                                if pinned_island == 0:
+                                    isl_cands = [-1]
+                                else:
+                                    p = real.index(pinned_island)
+                                    if suit[p] not in (FLOOD, FLAME):
+                                        continue
+                                    isl_cands = [p]
+                            else:
+                                hc = _Hand(real, h3.name, suit, h3.base, h3.pen)
+                                _clears(hc, -1)
+                                isl_cands = [
+                                    -1,
+                                    *sorted(
+                                        (
+                                            i
+                                            for i in range(n)
+                                            if suit[i] in (FLOOD, FLAME) and h3.pen[i] and not hc.cleared[i]
+                                        ),
+                                        key=lambda i: real[i],
+                                    ),
+                                ]
+                            for isl in isl_cands:
+                                evaluate(
+                                    real, h3.name, suit, h3.base, h3.pen, isl, (nec, d, mi, sh, bt, bs, isl)
+                                )
+    except _Stop:
+        state["stopped"] = True
+
+    nec, d, mi, sh, bt, bs, isl = best["choice"]
+    real = [*base_hand, nec] if nec else list(base_hand)
+    slug = lambda no: BY_NO[no].slug  # noqa: E731
+    chosen: dict[str, Any] = {}
+    for k in keys:
+        if k == "necromancer":
+            chosen[k] = slug(nec) if nec else None
+        elif k == "doppelganger":
+            chosen[k] = slug(real[d]) if d >= 0 else None
+        elif k == "mirage":
+            chosen[k] = slug(mi) if mi else None
+        elif k == "shapeshifter":
+            chosen[k] = slug(sh) if sh else None
+        elif k == "book_of_changes":
+            chosen[k] = {"target": slug(real[bt]), "suit": SUITS[bs]} if bt >= 0 else None
+        elif k == "island":
+            chosen[k] = slug(real[isl]) if isl >= 0 else None
+    score = score_hand(nos, chosen, options, discard_area=None)
+    return BestChoices(dict(score.choices), score, state["evaluated"], not state["stopped"])

@@ -1,0 +1,85 @@
+"""Moves the server makes by itself when a wait runs out (Game.timeout):
+e.g. Fantasy Realms' final choices confirmed after the table's deadline.
+
+Every process runs a watcher; the version compare-and-set makes sure only one
+of them lands each timeout move. The clock is injectable for tests."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from app.games.base import dump_move
+from app.services.errors import ServiceError
+from app.services.tables import game_or_error, load_table, utcnow
+from app.store.models import GameTable
+
+if TYPE_CHECKING:
+    from app.services.runtime import Runtime
+
+log = logging.getLogger("feytable.deadlines")
+
+
+async def run_due(rt: Runtime, now: datetime | None = None) -> int:
+    """Play every timeout move that is due at `now`; return how many landed."""
+    from app.services.moves import submit
+
+    now = now or utcnow()
+    async with rt.sm() as db:
+        rows = (
+            await db.execute(
+                select(GameTable.id, GameTable.timer_due_at).where(
+                    GameTable.status == "playing", GameTable.timer_due_at.is_not(None)
+                )
+            )
+        ).all()
+    landed = 0
+    for table_id, due in rows:
+        if due.tzinfo is None:  # SQLite: naive, and UTC
+            due = due.replace(tzinfo=now.tzinfo)
+        if due > now:
+            continue
+        async with rt.sm() as db:
+            table = await load_table(db, table_id)
+        game = game_or_error(table.game)
+        timeout = game.timeout(game.load_state(table.state or {}))
+        if timeout is None or timeout.key != table.timer_key:
+            continue
+        try:
+            await submit(rt, table_id, None, table.version, dump_move(game, timeout.move), timeout=timeout)
+            landed += 1
+        except ServiceError as exc:  # someone moved first: fine
+            log.info("timeout at table %s not applied: %s", table_id, exc.code)
+    return landed
+
+
+class DeadlineWatcher:
+    def __init__(self, rt: Runtime, interval: float, clock: Callable[[], datetime] = utcnow) -> None:
+        self.rt = rt
+        self.interval = interval
+        self.clock = clock
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self.interval > 0:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await run_due(self.rt, self.clock())
+            except Exception:
+                log.exception("deadline watcher failed; retrying")
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
