@@ -1,0 +1,130 @@
+"""The Realms calculator: POST /api/realms/score and the CLI agree with every
+worked example of the spec (totals and per-card points), and refuse the same
+bad requests with the same sentence; the page scores a shared URL."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.games.realms._realms_helpers import choices, hand
+from tests.games.realms.test_scoring_examples import EXAMPLES, REJECTED
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _request(names, chosen, options, discard=None):
+    body = {"cards": hand(names), "choices": choices(chosen), "options": options}
+    if discard:
+        body["discard_area"] = hand(discard)
+    return body
+
+
+@pytest.fixture(scope="module")
+def cli_answers():
+    """Every example and every rejected request, through the CLI in one run."""
+    lines = [json.dumps(_request(n, c, o)) for _id, n, c, o, _t, _p in EXAMPLES]
+    lines += [json.dumps(_request(n, c, _house(s))) for _id, n, c, _d, s in REJECTED]
+    done = subprocess.run(
+        [sys.executable, "-m", "app.games.realms.calculator"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(out) == len(lines)
+    return out
+
+
+async def test_every_worked_example_endpoint_equals_cli_equals_spec(client, cli_answers):
+    for i, (ex_id, names, chosen, options, total, per_card) in enumerate(EXAMPLES):
+        r = await client.post("/api/realms/score", json=_request(names, chosen, options))
+        assert r.status_code == 200, (ex_id, r.text)
+        body = r.json()
+        assert body == cli_answers[i], ex_id
+        assert body["total"] == total, ex_id
+        if per_card is not None:
+            assert [c["total"] for c in body["cards"]] == per_card, ex_id
+
+
+def _house(sentence: str) -> dict:
+    return {"book_may_target_wild": False} if "house" in sentence.lower() else {}
+
+
+async def test_rejected_choices_same_sentence_from_endpoint_and_cli(client, cli_answers):
+    """EX-B7: K2 refuses these choices with the spec's sentence (those that need
+    a discard area exist only in the game; there, endpoint and CLI still agree)."""
+    offset = len(EXAMPLES)
+    for i, (ex_id, names, chosen, discard, sentence) in enumerate(REJECTED):
+        r = await client.post("/api/realms/score", json=_request(names, chosen, _house(sentence)))
+        if r.status_code == 200:
+            assert discard is not None, ex_id
+            assert cli_answers[offset + i] == r.json(), ex_id
+            continue
+        assert r.status_code == 422, ex_id
+        assert cli_answers[offset + i] == {"error": r.json()["message"]}, ex_id
+        if discard is None:
+            assert r.json()["message"] == K2_WORDING.get(ex_id, sentence), ex_id
+
+
+# K2 words one refusal its own way (a calculator user picks cards, a player holds them).
+K2_WORDING = {"no-mirage": "Choice 'mirage' given but Mirage is not in the hand."}
+
+
+@pytest.mark.parametrize(
+    ("body", "sentence"),
+    [
+        ({"cards": ["montain"]}, "Unknown card 'montain'."),
+        ({"cards": ["mountain", "mountain"]}, "Mountain is listed twice."),
+        (
+            {"cards": ["mountain"], "choices": {"mirage": "rainstorm"}},
+            "Choice 'mirage' given but Mirage is not in the hand.",
+        ),
+    ],
+)
+async def test_k2_refusals(client, body, sentence):
+    r = await client.post("/api/realms/score", json=body)
+    assert r.status_code == 422 and r.json()["message"] == sentence
+
+
+async def test_bad_json_and_wrong_shapes_are_422_not_500(client):
+    for raw in [b"{", b"[]", b"42", b'{"cards": "mountain"}', b'{"cards": [], "options": {"gem_mode": 3}}']:
+        r = await client.post("/api/realms/score", content=raw, headers={"content-type": "application/json"})
+        assert r.status_code == 422, raw
+        assert r.json()["message"]
+
+
+async def test_best_endpoint_finds_the_mirage_choice(client):
+    body = {"cards": ["mountain", "great-flood", "smoke", "whirlwind", "air-elemental", "wildfire", "mirage"]}
+    r = await client.post("/api/realms/best", json=body)
+    assert r.status_code == 200
+    best = r.json()
+    assert best["total"] >= 260 and best["search"]["exhaustive"] is True
+    scored = await client.post("/api/realms/score", json={**body, "choices": best["choices"]})
+    assert scored.json()["total"] == best["total"]
+
+
+async def test_calculator_page_restores_a_shared_url(client):
+    url = (
+        "/realms/calculator?cards=mountain,great-flood,smoke,whirlwind,air-elemental,wildfire,mirage"
+        "&mirage=rainstorm"
+    )
+    html = (await client.get(url)).text
+    assert "Total: 260 points" in html
+    assert 'value="mountain" checked' in html
+    assert '<option value="rainstorm" selected>' in html
+    assert "compiled from public sources" in html
+
+
+async def test_calculator_page_warns_about_an_illegal_hand_and_shows_errors(client):
+    html = (await client.get("/realms/calculator?cards=mountain,smoke")).text
+    assert "Not a legal final hand" in html
+    html = (await client.get("/realms/calculator?cards=montain")).text
+    assert "Unknown card &#39;montain&#39;." in html
