@@ -14,7 +14,7 @@ from app.games.base import Game
 from app.i18n import _, render
 from app.services import accounts, moves, tables
 from app.services.errors import ServiceError, StaleVersion
-from app.web.deps import CsrfChecked, CurrentUser, OptionalUser, RuntimeDep
+from app.web.deps import CsrfChecked, CurrentUser, OptionalUser, RuntimeDep, csrf_token
 from app.web.render import error_fragment, live_fragment, page
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -254,8 +254,9 @@ async def play(
     try:
         snap = await moves.submit(rt, table_id, user, ver, data)
     except StaleVersion as exc:
-        return HTMLResponse(live_fragment(exc.fresh, user, error=render(exc.message)), status_code=409)
-    return HTMLResponse(live_fragment(snap, user))
+        csrf = csrf_token(request)
+        return HTMLResponse(live_fragment(exc.fresh, user, csrf, error=render(exc.message)), status_code=409)
+    return HTMLResponse(live_fragment(snap, user, csrf_token(request)))
 
 
 def _set_path(data: Any, path: list[str], value: Any) -> None:

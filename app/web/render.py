@@ -71,8 +71,9 @@ def page(request: Request, template: str, /, status_code: int = 200, **context: 
     return templates.TemplateResponse(request, template, context, status_code=status_code)
 
 
-def table_context(snap: dict[str, Any], user: Any, error: str | None = None) -> dict[str, Any]:
+def table_context(snap: dict[str, Any], user: Any, csrf: str, error: str | None = None) -> dict[str, Any]:
     return {
+        "csrf": csrf,
         "snap": snap,
         "view": snap.get("view") or {},
         "board": board_template(snap["game"]),
@@ -81,9 +82,10 @@ def table_context(snap: dict[str, Any], user: Any, error: str | None = None) -> 
     }
 
 
-def live_fragment(snap: dict[str, Any], user: Any, error: str | None = None) -> str:
-    """The live part of the table page, as pushed over the websocket."""
-    return render_block(env, "table.html", "live", **table_context(snap, user, error))
+def live_fragment(snap: dict[str, Any], user: Any, csrf: str, error: str | None = None) -> str:
+    """The live part of the table page, as pushed over the websocket. Its plain
+    forms carry the reader's CSRF token like the full page does."""
+    return render_block(env, "table.html", "live", **table_context(snap, user, csrf, error))
 
 
 def error_fragment(message: str) -> str:

@@ -17,7 +17,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.services import tables
 from app.services.errors import ServiceError
-from app.web.deps import get_rt, optional_user, same_origin
+from app.web.deps import csrf_token, get_rt, optional_user, same_origin
 from app.web.render import live_fragment
 
 router = APIRouter()
@@ -75,7 +75,7 @@ async def _send_view(rt: object, ws: WebSocket, table_id: int, user: object, as_
     if as_json:
         await ws.send_text(json.dumps(snap, default=str))
     else:
-        await ws.send_text(live_fragment(snap, user))
+        await ws.send_text(live_fragment(snap, user, csrf_token(ws)))
 
 
 async def _read(ws: WebSocket, wants_sync: asyncio.Event) -> None:
