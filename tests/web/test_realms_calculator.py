@@ -13,6 +13,8 @@ import pytest
 
 from tests.games.realms._realms_helpers import choices, hand
 from tests.games.realms.test_scoring_examples import EXAMPLES, REJECTED
+from tests.support.api import new_table, register
+from tests.web.test_realms_table import _play_to_end
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -128,3 +130,30 @@ async def test_calculator_page_warns_about_an_illegal_hand_and_shows_errors(clie
     assert "Not a legal final hand" in html
     html = (await client.get("/realms/calculator?cards=montain")).text
     assert "Unknown card &#39;montain&#39;." in html
+
+
+@pytest.mark.parametrize(
+    ("bots", "options"),
+    [
+        (3, {}),  # 4 players, standard game
+        (1, {"two_player_variant": "seed"}),
+        (1, {"two_player_variant": "published"}),
+        (1, {"two_player_variant": "none"}),
+    ],
+    ids=["four-players", "two-seed", "two-published", "two-none"],
+)
+async def test_final_totals_equal_the_calculators_for_the_same_hands(app, client, bots, options):
+    """Issue acceptance 1: the game's result and POST /api/realms/score agree."""
+    await register(client, "ann")
+    table = await new_table(client, game="realms", bots=bots, options=options)
+    snap = await _play_to_end(app, client, table["id"])
+    scores = {s["seat"]: s for s in snap["view"]["scores"]}
+    for seat in snap["result"]["seats"]:
+        sheet = scores[seat["seat"]]
+        r = await client.post(
+            "/api/realms/score",
+            json={"cards": sheet["hand"], "choices": sheet["choices"], "options": snap["options"]},
+        )
+        assert r.status_code == 200, r.text
+        assert r.json()["total"] == seat["score"] == sheet["total"]
+        assert [c["total"] for c in r.json()["cards"]] == [c["total"] for c in sheet["cards"]]

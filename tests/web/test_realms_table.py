@@ -79,3 +79,4 @@ async def test_realms_final_screen_shows_line_by_line_breakdown(app, client):
 
 def _csrf(html: str) -> str:
     return html.split('"X-CSRF-Token": "', 1)[1].split('"', 1)[0]
+
