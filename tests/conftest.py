@@ -9,6 +9,7 @@ unreachable PostgreSQL fails the run instead of skipping.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -79,9 +80,10 @@ def _migrated_pg_template() -> str:
     from app.__main__ import migrate
 
     if "pg" not in _templates:
-        name = f"feytable_tmpl_{_worker()}"
-        asyncio.run(_pg_exec(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        # Unique per test process: runs side by side never share a template.
+        name = f"feytable_tmpl_{_worker()}_{uuid.uuid4().hex[:8]}"
         asyncio.run(_pg_exec(f'CREATE DATABASE "{name}"'))
+        atexit.register(lambda: asyncio.run(_pg_exec(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
         migrate(_pg_url(name))
         _templates["pg"] = name
     return _templates["pg"]
