@@ -44,6 +44,8 @@ def worst_case(discard_area: list[str] | None, sevenths: list[str]) -> list[tupl
         start = time.perf_counter()
         found = best_choices([*CHOOSERS, seventh], RealmsOptions(), discard_area=discard_area)
         out.append((time.perf_counter() - start, seventh, found.evaluated))
+        if not found.exhaustive:
+            print(f"  BUDGET HIT: 7th card {seventh} stopped after {found.evaluated} evaluations")
     out.sort(reverse=True)
     return out
 

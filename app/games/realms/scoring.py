@@ -476,6 +476,12 @@ def _blank_others(h: _Hand, o: _Opts, why: _Why | None) -> None:
     if not any(inc):
         return
     active = h.active
+    if why is None and not any(inc[b] for b in blankers):
+        # no blanker is hit: in both modes every card a blanker hits is blanked
+        for x in range(n):
+            if inc[x]:
+                active[x] = False
+        return
     if o.reference:
 
         def rule_of(x: int, b: int) -> bool:
@@ -1481,10 +1487,12 @@ def _bonus_feats(no: int) -> tuple[frozenset[int], ...]:
 
 
 def _pen_feats(p: int) -> tuple[frozenset[int], ...]:
+    feats: tuple[frozenset[int], ...] = ()
     if p in _PEN_RULES:
         _, terms, _ = _PEN_RULES[p]
-        return tuple(frozenset({s}) for s, _, _ in terms)
-    return {
+        feats = tuple(frozenset({s}) for s, _, _ in terms)
+    # a penalty may both count and blank (Blizzard): both parts look at suits
+    return feats + {
         GREAT_FLOOD: (frozenset({ARMY}), frozenset({LAND}), frozenset({FLAME})),
         RAINSTORM: (frozenset({FLAME}),),
         BLIZZARD: (frozenset({FLOOD}),),
@@ -1498,6 +1506,13 @@ def _pen_feats(p: int) -> tuple[frozenset[int], ...]:
 
 _BONUS_FEATS = [_bonus_feats(no) for no in range(54)]
 _PEN_FEATS = [_pen_feats(p) for p in range(54)]
+
+
+#: The deterministic E6 budget of `best_choices`, in evaluated choice sets. The
+#: search with its bounds needs a few thousand at most for real hands (the six
+#: choice cards plus any 7th card, bench/realms_bench.py); a pathological hand stops
+#: here after a second or two instead of stalling a move.
+DEFAULT_MAX_EVALUATIONS = 60_000
 
 
 @dataclass(frozen=True)
@@ -1561,6 +1576,35 @@ def _max_subset_gem(values: list[int], longest: bool) -> int:
     return best
 
 
+def _collector_bound(
+    group_sizes: tuple[int, ...], adders: tuple[frozenset[int], ...], best_suit: bool
+) -> int:
+    """The largest Collector bonus when each adder may add one new name to one of its
+    suits (or nothing): exact for the relaxation, by trying every placement."""
+    sizes = list(group_sizes)
+    best = 0
+
+    def walk(k: int) -> None:
+        nonlocal best
+        if k == len(adders):
+            vals = [_COLLECTOR_WORTH[min(c, 5)] for c in sizes]
+            v = max(vals) if best_suit else sum(vals)
+            best = max(best, v)
+            return
+        walk(k + 1)
+        for s in adders[k]:
+            sizes[s] += 1
+            walk(k + 1)
+            sizes[s] -= 1
+
+    walk(0)
+    return best
+
+
+_ELEVEN = frozenset(range(11))
+_TEN = frozenset(range(10))
+
+
 def _upper_bound(
     real: list[int],
     name: list[int],
@@ -1569,16 +1613,29 @@ def _upper_bound(
     free: list[frozenset[int]],
     book_free: bool,
     o: _Opts,
-    gem_cache: dict[Any, int],
+    cache: dict[Any, int],
+    dopp_free: int = -1,
+    pen: list[int] | None = None,
 ) -> int:
     """An upper bound of the total over every completion of the choices still open.
 
     `free[i]` is the set of suits position i may still take from a wild choice (empty
-    when fixed); the Book, while open, may add one card to any suit. Penalties and
-    blanking only lower scores, so they are left out; counts and "with" tests take
-    their most favourable value."""
+    when fixed); the Book, while open, may add one card to any suit; `dopp_free` is the
+    Doppelganger's position while its choice is open (it may then copy the name, suit
+    and strength of any other card). Penalties and blanking only lower scores (a
+    blanked card scores 0, a card's base is never negative, and no bonus but Elven
+    Archers' and World Tree's grows when a card is blanked), so they are left out;
+    counts and "with" tests take their most favourable value."""
     n = len(real)
+    if pen is None:
+        pen = [x if _HAS_PEN[x] else 0 for x in real]
     cnt = [0] * 12
+    base = list(base)
+    free = list(free)
+    if dopp_free >= 0:
+        others = [j for j in range(n) if j != dopp_free]
+        free[dopp_free] = frozenset(_PSUIT[real[j]] for j in others if _PSUIT[real[j]] < WILD)
+        base[dopp_free] = max(_PBASE[real[j]] for j in others)
     for i in range(n):
         if free[i]:
             for s in free[i]:
@@ -1589,7 +1646,7 @@ def _upper_bound(
         cnt = [c + 1 for c in cnt]
     names: set[int] = set(name)
     for i in range(n):
-        if free[i]:
+        if free[i] and i != dopp_free:
             names.update(x for x in range(1, 51) if _PSUIT[x] in free[i])
     h = _Hand(real, name, suit, base, [0] * n)
     h.cnt = cnt
@@ -1614,20 +1671,179 @@ def _upper_bound(
         elif no == ELVEN_ARCHERS:
             total += 5
         elif no == COLLECTOR:
-            total += 110 if (n >= 8 and not o.collector_best) else 100
+            total += _collector_ub(real, name, suit, free, book_free, o, cache, dopp_free)
         elif no == WARLORD:
-            total += sum(b for b in base if b > 0)
+            # the Armies' strengths, plus the strongest other card if the Book may move it
+            armies = [j for j in range(n) if (ARMY in free[j]) if free[j]] + [
+                j for j in range(n) if not free[j] and suit[j] == ARMY
+            ]
+            rest = [base[j] for j in range(n) if j not in armies]
+            total += sum(base[j] for j in armies) + (max(rest, default=0) if book_free else 0)
         elif no == GEM_OF_ORDER:
-            key = (tuple(sorted(base)), o.gem_longest)
-            g = gem_cache.get(key)
-            if g is None:
-                g = gem_cache[key] = _max_subset_gem(sorted(base), o.gem_longest)
-            total += g
+            if dopp_free >= 0:
+                total += _GEM_WORTH[-1] * 2  # two runs of 7+ need more than 8 cards: a safe cap
+            else:
+                key = ("gem", tuple(sorted(base)), o.gem_longest)
+                g = cache.get(key)
+                if g is None:
+                    g = cache[key] = _max_subset_gem(sorted(base), o.gem_longest)
+                total += g
         elif no == WORLD_TREE:
-            total += 50
+            total += _world_tree_ub(real, suit, pen, free, book_free, dopp_free)
         else:
             total += _CUSTOM[no](h, o) if no in _CUSTOM else 0
     return total
+
+
+def _collector_ub(
+    real: list[int],
+    name: list[int],
+    suit: list[int],
+    free: list[frozenset[int]],
+    book_free: bool,
+    o: _Opts,
+    cache: dict[Any, int],
+    dopp_free: int,
+) -> int:
+    """Collector bound: the fixed cards' names per suit, plus one new name per open
+    wild choice (in one of its suits, or the suit Wild when unused), plus one for the
+    Book (it moves one card anywhere; a Doppelganger's copy only repeats a name unless
+    the Book moves it, or it copies an unused wild with the suit Wild)."""
+    wild = o.wild_suit == WILD
+    groups: list[set[int]] = [set() for _ in range(11)]
+    adders: list[frozenset[int]] = []
+    for i in range(len(real)):
+        if i == dopp_free:
+            if wild:
+                adders.append(frozenset({WILD}))
+        elif free[i]:
+            adders.append(free[i] | frozenset({WILD}) if wild else free[i])
+        elif suit[i] < NONE:
+            groups[suit[i]].add(name[i])
+    if book_free:
+        adders.append(_ELEVEN if wild else _TEN)
+    sizes = tuple(len(g) for g in groups)
+    key = ("col", sizes, tuple(adders), o.collector_best)
+    v = cache.get(key)
+    if v is None:
+        v = cache[key] = _collector_bound(sizes, tuple(adders), o.collector_best)
+    return v
+
+
+_BLANK_SUITS: dict[int, frozenset[int]] = {
+    GREAT_FLOOD: frozenset({ARMY, LAND, FLAME}),
+    RAINSTORM: frozenset({FLAME}),
+    BLIZZARD: frozenset({FLOOD}),
+    WILDFIRE: frozenset(range(12)) - _WILDFIRE_SPARED_SUITS,
+    BASILISK: frozenset({ARMY, LEADER, BEAST}),
+}
+
+
+def _world_tree_ub(
+    real: list[int],
+    suit: list[int],
+    pen: list[int],
+    free: list[frozenset[int]],
+    book_free: bool,
+    dopp_free: int,
+) -> int:
+    """World Tree bound: 0 when the suit clashes of the fixed cards cannot all be undone,
+    a clash being undone by the Book (one card moved) or by blanking a card. A card can
+    be blanked only if it blanks itself (Smoke, Warship, War Dirigible) or its suit is
+    one some blanker of the hand looks at (clears ignored: they only spare cards)."""
+    if dopp_free >= 0:
+        return 50
+    n = len(real)
+    blankable: set[int] = set()
+    for i in range(n):
+        if pen[i] in _BLANK_SUITS:
+            blankable |= _BLANK_SUITS[pen[i]]
+    count = [0] * 12
+    for i in range(n):
+        s = suit[i]
+        if free[i] or s == NONE or s in blankable or pen[i] in SELF_BLANKERS:
+            continue
+        count[s] += 1
+    need = sum(c - 1 for c in count if c > 1)
+    return 50 if need <= (1 if book_free else 0) else 0
+
+
+def _seed_total(
+    base_hand: list[int],
+    necro_cands: list[int],
+    pin: _Choices,
+    pinned: Mapping[str, Any],
+    pinned_island: int,
+    o: _Opts,
+) -> int | None:
+    """A good total reached by a legal choice set, found by coordinate ascent (a few
+    hundred evaluations): the branch and bound prunes against it from the start. Only
+    the total is used, never the choice set, so the result stays the canonical one."""
+    has = set(base_hand) | set(necro_cands)
+    slots: list[list[Any]] = []
+    cur: list[Any] = []
+    slots.append(list(necro_cands))
+    cur.append(necro_cands[0] if len(necro_cands) == 1 else 0)
+    if "doppelganger" in pinned:
+        dv = pin.real[pin.dopp_t] if pin.dopp_t >= 0 else 0
+        slots.append([dv])
+    else:
+        slots.append([0, *sorted(x for x in has if x != DOPPELGANGER)] if DOPPELGANGER in has else [0])
+    cur.append(slots[-1][0])
+    mir = [pin.mirage] if "mirage" in pinned else [0, *(x for x in range(1, 26))]
+    slots.append(mir if MIRAGE in has else [0])
+    cur.append(slots[-1][0])
+    shp = [pin.shape] if "shapeshifter" in pinned else [0, *(x for x in range(26, 51))]
+    slots.append(shp if SHAPESHIFTER in has else [0])
+    cur.append(slots[-1][0])
+    if "book_of_changes" in pinned:
+        slots.append([(pin.real[pin.book_t], pin.book_s) if pin.book_t >= 0 else (0, -1)])
+    elif BOOK_OF_CHANGES in has:
+        slots.append([(0, -1), *((x, st) for x in sorted(has) if x != BOOK_OF_CHANGES for st in range(10))])
+    else:
+        slots.append([(0, -1)])
+    cur.append(slots[-1][0])
+    if pinned_island != -2:
+        slots.append([pinned_island])
+    else:
+        slots.append([0, *sorted(has)] if ISLAND in has else [0])
+    cur.append(slots[-1][0])
+
+    def value(c: list[Any]) -> int | None:
+        nec, dv, mi, sh, (bx, bs), ix = c
+        real = [*base_hand, nec] if nec else list(base_hand)
+        if dv and (dv not in real or dv == DOPPELGANGER):
+            return None
+        if bx and (bx not in real or (bx in WILDS and not o.book_may_target_wild)):
+            return None
+        if ix and ix not in real:
+            return None
+        d = real.index(dv) if dv else -1
+        bt = real.index(bx) if bx else -1
+        h = _resolve(real, d, mi, sh, bt, bs, o)
+        it = -1
+        if ix:
+            it = real.index(ix)
+            if h.suit[it] not in (FLOOD, FLAME):
+                return None
+        return sum(_score(h, it, o))
+
+    best = value(cur)
+    for _ in range(2):
+        improved = False
+        for k, cands in enumerate(slots):
+            if len(cands) < 2:
+                continue
+            for v in cands:
+                if v == cur[k]:
+                    continue
+                trial = [*cur[:k], v, *cur[k + 1 :]]
+                t = value(trial)
+                if t is not None and (best is None or t > best):
+                    best, cur, improved = t, trial, True
+        if not improved:
+            break
+    return best
 
 
 def best_choices(
@@ -1645,7 +1861,9 @@ def best_choices(
     `discard_area` lists the Necromancer's candidates (None: every eligible card not in
     the hand). `pinned` maps choice keys to values that must be kept (None = pinned
     empty). The search stops early (exhaustive=False) after `max_evaluations`
-    evaluations or when `should_stop()` turns true (checked every 256 evaluations)."""
+    evaluations (None: `DEFAULT_MAX_EVALUATIONS`, so no caller runs unbounded; the
+    E6 budget) or when `should_stop()` turns true (checked every 256 evaluations)."""
+    budget = DEFAULT_MAX_EVALUATIONS if max_evaluations is None else max_evaluations
     options = options or _DEFAULT_OPTIONS
     o = _opts(options)
     nos = _nos(cards)
@@ -1678,7 +1896,7 @@ def best_choices(
 
     state = {"evaluated": 0, "stopped": False}
     best: dict[str, Any] = {"key": None, "choice": None}
-    gem_cache: dict[Any, int] = {}
+    cache: dict[Any, int] = {}
     has_island = ISLAND in base_hand
 
     def evaluate(
@@ -1690,7 +1908,7 @@ def best_choices(
         isl: int,
         choice: tuple[int, ...],
     ) -> None:
-        if max_evaluations is not None and state["evaluated"] >= max_evaluations:
+        if state["evaluated"] >= budget:
             raise _Stop
         if should_stop is not None and state["evaluated"] % 256 == 255 and should_stop():
             raise _Stop
@@ -1702,18 +1920,36 @@ def best_choices(
             best["key"] = key
             best["choice"] = choice
 
-    def best_total() -> int | None:
-        return None if best["key"] is None else best["key"][0]
+    floor = _seed_total(base_hand, necro_cands, pin, pinned, pinned_island, o)
 
     def pruned(ub: int) -> bool:
-        bt = best_total()
-        return bt is not None and ub < bt
+        # `floor` is the total of a legal choice set: the best total is at least that
+        if best["key"] is not None:
+            return ub < max(best["key"][0], floor if floor is not None else best["key"][0])
+        return floor is not None and ub < floor
 
     try:
         for nec in necro_cands:
             real = [*base_hand, nec] if nec else list(base_hand)
             n = len(real)
             has = set(real)
+            if DOPPELGANGER in has and "doppelganger" not in pinned:
+                h0 = _resolve(real, -1, 0, 0, -1, -1, o)
+                free0 = [
+                    (_MIRAGE_SUITS if x == MIRAGE and "mirage" not in pinned else frozenset())
+                    or (_SHAPE_SUITS if x == SHAPESHIFTER and "shapeshifter" not in pinned else frozenset())
+                    for x in real
+                ]
+                if MIRAGE in has and "mirage" in pinned:
+                    h0 = _resolve(real, -1, pin.mirage, 0, -1, -1, o)
+                if SHAPESHIFTER in has and "shapeshifter" in pinned:
+                    h0 = _resolve(real, -1, pin.mirage if "mirage" in pinned else 0, pin.shape, -1, -1, o)
+                book0 = BOOK_OF_CHANGES in has and "book_of_changes" not in pinned
+                ub0 = _upper_bound(
+                    real, h0.name, h0.suit, h0.base, free0, book0, o, cache, real.index(DOPPELGANGER)
+                )
+                if pruned(ub0):
+                    continue
             # Doppelganger candidates (positions, by card number)
             if DOPPELGANGER not in has:
                 dopp_cands = [-1]
@@ -1747,7 +1983,7 @@ def best_choices(
                 if SHAPESHIFTER in has and "shapeshifter" in pinned:
                     free[real.index(SHAPESHIFTER)] = frozenset()
                 if (MIRAGE in has or SHAPESHIFTER in has or book_open) and pruned(
-                    _upper_bound(real, h1.name, h1.suit, h1.base, free, book_open, o, gem_cache)
+                    _upper_bound(real, h1.name, h1.suit, h1.base, free, book_open, o, cache, pen=h1.pen)
                 ):
                     continue
                 if MIRAGE not in has:
@@ -1771,7 +2007,9 @@ def best_choices(
                         (SHAPESHIFTER in has or book_open)
                         and len(shp_cands) * (2 if book_open else 1) > 2
                         and pruned(
-                            _upper_bound(real, h2.name, h2.suit, h2.base, free2, book_open, o, gem_cache)
+                            _upper_bound(
+                                real, h2.name, h2.suit, h2.base, free2, book_open, o, cache, pen=h2.pen
+                            )
                         )
                     ):
                         continue
@@ -1789,7 +2027,15 @@ def best_choices(
                             else:
                                 if pruned(
                                     _upper_bound(
-                                        real, h3.name, h3.suit, h3.base, [frozenset()] * n, True, o, gem_cache
+                                        real,
+                                        h3.name,
+                                        h3.suit,
+                                        h3.base,
+                                        [frozenset()] * n,
+                                        True,
+                                        o,
+                                        cache,
+                                        pen=h3.pen,
                                     )
                                 ):
                                     continue
@@ -1799,10 +2045,28 @@ def best_choices(
                                         continue
                                     cur = h3.suit[t]
                                     seen = {sigs[cur]} if cur < WILD else set()
+                                    suits_t = []
                                     for s in range(10):
                                         if sigs[s] not in seen:
                                             seen.add(sigs[s])
-                                            book_cands.append((t, s))
+                                            suits_t.append(s)
+                                    if len(suits_t) > 2:
+                                        free_t = [frozenset()] * n
+                                        free_t[t] = frozenset(suits_t)
+                                        ub_t = _upper_bound(
+                                            real,
+                                            h3.name,
+                                            h3.suit,
+                                            h3.base,
+                                            free_t,
+                                            False,
+                                            o,
+                                            cache,
+                                            pen=h3.pen,
+                                        )
+                                        if pruned(ub_t):
+                                            continue
+                                    book_cands += [(t, s) for s in suits_t]
                         for bt, bs in book_cands:
                             suit = h3.suit
                             if bt >= 0:
