@@ -247,7 +247,10 @@ async def play(
     try:
         data = json.loads(move)
         ver = int(version)
-    except (ValueError, TypeError):
+        for key, value in (await request.form()).multi_items():
+            if key.startswith("set:") and isinstance(value, str):
+                _set_path(data, key.removeprefix("set:").split("."), json.loads(value))
+    except (ValueError, TypeError, AttributeError):
         return HTMLResponse(
             error_fragment(_("That move could not be read. Reload the page.")), status_code=422
         )

@@ -10,19 +10,9 @@ import pytest
 from httpx_ws import WebSocketDisconnect, aconnect_ws
 
 from tests.conftest import ws_client
-from tests.support.api import move, new_table, register, state
+from tests.support.api import move, register, state, two_players
 
 pytestmark = pytest.mark.db
-
-
-async def _two(client, make_client):
-    bob = make_client()
-    await register(client, "ann")
-    await register(bob, "bob")
-    table = await new_table(client, bob)
-    first = await state(client, table["id"])
-    active, idle = (client, bob) if first["to_act"] == [0] else (bob, client)
-    return table["id"], active, idle
 
 
 async def _next_json(ws, timeout: float = 5.0) -> dict:
@@ -30,7 +20,7 @@ async def _next_json(ws, timeout: float = 5.0) -> dict:
 
 
 async def test_json_socket_gets_current_view_then_each_change(app, client, make_client):
-    tid, active, idle = await _two(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     async with ws_client(app, idle) as wc, aconnect_ws(f"/ws/tables/{tid}?format=json", wc) as ws:
         first = await _next_json(ws)
         assert first == await state(idle, tid)
@@ -45,7 +35,7 @@ async def test_json_socket_gets_current_view_then_each_change(app, client, make_
 
 
 async def test_html_socket_pushes_this_seats_fragment_only(app, client, make_client):
-    tid, active, idle = await _two(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     mine = await state(idle, tid)
     theirs = await state(active, tid)
     async with ws_client(app, idle) as wc, aconnect_ws(f"/ws/tables/{tid}", wc) as ws:
@@ -58,7 +48,7 @@ async def test_html_socket_pushes_this_seats_fragment_only(app, client, make_cli
 
 
 async def test_foreign_origin_is_refused(app, client, make_client):
-    tid, active, idle = await _two(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     async with ws_client(app, idle) as wc:
         with pytest.raises(WebSocketDisconnect) as info:
             async with aconnect_ws(f"/ws/tables/{tid}", wc, headers={"Origin": "https://evil.example"}) as ws:
@@ -67,7 +57,7 @@ async def test_foreign_origin_is_refused(app, client, make_client):
 
 
 async def test_own_origin_is_accepted_and_anonymous_is_refused(app, client, make_client):
-    tid, active, idle = await _two(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     async with (
         ws_client(app, idle) as wc,
         aconnect_ws(f"/ws/tables/{tid}?format=json", wc, headers={"Origin": "http://testserver"}) as ws,
@@ -82,7 +72,7 @@ async def test_own_origin_is_accepted_and_anonymous_is_refused(app, client, make
 
 
 async def test_reconnect_receives_the_current_view(app, client, make_client):
-    tid, active, idle = await _two(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     async with ws_client(app, idle) as wc:
         async with aconnect_ws(f"/ws/tables/{tid}?format=json", wc) as ws:
             await _next_json(ws)
@@ -97,7 +87,7 @@ async def test_reconnect_receives_the_current_view(app, client, make_client):
 
 
 async def test_malformed_client_messages_only_trigger_a_resync(app, client, make_client):
-    tid, active, idle = await _two(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     before = await state(idle, tid)
     async with ws_client(app, idle) as wc, aconnect_ws(f"/ws/tables/{tid}?format=json", wc) as ws:
         await _next_json(ws)

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import select
 
 from app.store.models import MoveRecord
-from tests.support.api import new_table, register, state
+from tests.support.api import new_table, register, state, two_players
 
 pytestmark = pytest.mark.db
 
@@ -42,13 +42,9 @@ async def test_twenty_concurrent_different_legal_moves_exactly_one_lands(app, cl
 
 
 async def test_same_move_sent_twice_lands_once(app, client, make_client):
-    bob = make_client()
-    await register(client, "ann")
-    await register(bob, "bob")
-    table = await new_table(client, bob)
-    snap = await state(client, table["id"])
-    player = client if snap["to_act"] == [0] else bob
-    mine = await state(player, table["id"])
+    tid, player, _idle = await two_players(client, make_client())
+    table = {"id": tid}
+    mine = await state(player, tid)
     body = {"version": mine["version"], "move": mine["legal_moves"][0]}
     first, second = await asyncio.gather(
         player.post(f"/api/tables/{table['id']}/moves", json=body),

@@ -50,3 +50,20 @@ async def state(client: httpx.AsyncClient, table_id: int) -> dict[str, Any]:
 
 async def move(client: httpx.AsyncClient, table_id: int, version: int, data: Any) -> httpx.Response:
     return await client.post(f"/api/tables/{table_id}/moves", json={"version": version, "move": data})
+
+
+async def two_players(
+    ann: httpx.AsyncClient, bob: httpx.AsyncClient, options: dict[str, Any] | None = None
+) -> tuple[int, httpx.AsyncClient, httpx.AsyncClient]:
+    """A started 2-seat Tally table of ann and bob: (table id, active player, idle player)."""
+    await register(ann, "ann")
+    await register(bob, "bob")
+    table = await new_table(ann, bob, options=options)
+    first = await state(ann, table["id"])
+    active, idle = (ann, bob) if first["to_act"] == [0] else (bob, ann)
+    return table["id"], active, idle
+
+
+def csrf_of(html: str) -> str:
+    """The CSRF token a page gives htmx (`<body hx-headers>`)."""
+    return html.split('"X-CSRF-Token": "', 1)[1].split('"', 1)[0]

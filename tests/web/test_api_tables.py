@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.support.api import move, new_table, register, state
+from tests.support.api import move, new_table, register, state, two_players
 
 pytestmark = pytest.mark.db
 
@@ -181,18 +181,8 @@ async def test_legal_move_advances_version_by_one(client, make_client):
     assert mine["legal_moves"][0]["card"] in after["view"]["played"]
 
 
-async def _two_players(client, make_client):
-    bob = make_client()
-    await register(client, "ann")
-    await register(bob, "bob")
-    table = await new_table(client, bob)
-    snap = await state(client, table["id"])
-    active, idle = (client, bob) if snap["to_act"] == [0] else (bob, client)
-    return table["id"], active, idle
-
-
 async def test_illegal_move_is_400_with_code_and_sentence_and_changes_nothing(client, make_client):
-    tid, active, _idle = await _two_players(client, make_client)
+    tid, active, _idle = await two_players(client, make_client())
     before = await state(active, tid)
     r = await move(active, tid, before["version"], {"action": "play", "card": "t9999"})
     assert r.status_code == 400
@@ -201,7 +191,7 @@ async def test_illegal_move_is_400_with_code_and_sentence_and_changes_nothing(cl
 
 
 async def test_out_of_turn_is_refused_with_the_games_sentence(client, make_client):
-    tid, _active, idle = await _two_players(client, make_client)
+    tid, _active, idle = await two_players(client, make_client())
     mine = await state(idle, tid)
     r = await move(idle, tid, mine["version"], {"action": "play", "card": mine["view"]["hand"][0]})
     assert r.status_code == 400
@@ -210,7 +200,7 @@ async def test_out_of_turn_is_refused_with_the_games_sentence(client, make_clien
 
 
 async def test_stale_version_is_409_with_the_fresh_state(client, make_client):
-    tid, active, _idle = await _two_players(client, make_client)
+    tid, active, _idle = await two_players(client, make_client())
     snap = await state(active, tid)
     r = await move(active, tid, snap["version"] + 5, snap["legal_moves"][0])
     assert r.status_code == 409
@@ -232,7 +222,7 @@ async def test_stale_version_is_409_with_the_fresh_state(client, make_client):
     ],
 )
 async def test_malformed_moves_are_422_and_change_nothing(client, make_client, payload):
-    tid, active, _idle = await _two_players(client, make_client)
+    tid, active, _idle = await two_players(client, make_client())
     before = await state(active, tid)
     r = await active.post(f"/api/tables/{tid}/moves", json=payload)
     assert r.status_code == 422, r.text
@@ -241,7 +231,7 @@ async def test_malformed_moves_are_422_and_change_nothing(client, make_client, p
 
 
 async def test_malformed_json_is_422(client, make_client):
-    tid, active, _idle = await _two_players(client, make_client)
+    tid, active, _idle = await two_players(client, make_client())
     r = await active.post(
         f"/api/tables/{tid}/moves", content=b"{not json", headers={"content-type": "application/json"}
     )
@@ -250,7 +240,7 @@ async def test_malformed_json_is_422(client, make_client):
 
 
 async def test_no_seat_and_forged_seat_are_403(client, make_client):
-    tid, active, idle = await _two_players(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     snap = await state(active, tid)
     eve = make_client()
     await register(eve, "eve")
@@ -283,7 +273,7 @@ async def test_oversize_body_is_413(client):
 
 
 async def test_spectator_gets_the_public_view_without_hands(client, make_client):
-    tid, active, idle = await _two_players(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     eve = make_client()
     await register(eve, "eve")
     snap = await state(eve, tid)
@@ -295,7 +285,7 @@ async def test_spectator_gets_the_public_view_without_hands(client, make_client)
 
 
 async def test_views_never_carry_the_seed_or_other_hands(app, client, make_client):
-    tid, active, idle = await _two_players(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     from sqlalchemy import select
 
     from app.store.models import GameTable

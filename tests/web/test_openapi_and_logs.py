@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
-from tests.support.api import move, new_table, register, state
+from tests.support.api import move, state, two_players
 
 
 async def test_openapi_documents_the_api_paths(client):
@@ -29,13 +29,9 @@ async def test_openapi_documents_the_api_paths(client):
 
 
 async def test_moves_and_rejections_are_logged_as_json_without_cards(client, make_client, caplog):
-    bob = make_client()
-    await register(client, "ann")
-    await register(bob, "bob")
-    table = await new_table(client, bob)
-    snap = await state(client, table["id"])
-    player = client if snap["to_act"] == [0] else bob
-    mine = await state(player, table["id"])
+    tid, player, _idle = await two_players(client, make_client())
+    table = {"id": tid}
+    mine = await state(player, tid)
     card = mine["legal_moves"][0]["card"]
     with caplog.at_level(logging.INFO, logger="feytable.moves"):
         await move(player, table["id"], mine["version"], {"action": "play", "card": "t9999"})

@@ -5,25 +5,11 @@ from __future__ import annotations
 import json
 import re
 
-from tests.support.api import new_table, register, state
-
-
-def _csrf(html: str) -> str:
-    return html.split('"X-CSRF-Token": "', 1)[1].split('"', 1)[0]
-
-
-async def _two(client, make_client):
-    bob = make_client()
-    await register(client, "ann")
-    await register(bob, "bob")
-    table = await new_table(client, bob)
-    first = await state(client, table["id"])
-    active, idle = (client, bob) if first["to_act"] == [0] else (bob, client)
-    return table["id"], active, idle
+from tests.support.api import csrf_of, new_table, register, state, two_players
 
 
 async def test_table_page_shows_my_hand_not_theirs(client, make_client):
-    tid, active, idle = await _two(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     mine, theirs = await state(active, tid), await state(idle, tid)
     html = (await active.get(f"/tables/{tid}")).text
     assert f'ws-connect="/ws/tables/{tid}"' in html
@@ -35,7 +21,7 @@ async def test_table_page_shows_my_hand_not_theirs(client, make_client):
 
 
 async def test_spectator_page_has_no_hand_and_no_moves(client, make_client):
-    tid, active, idle = await _two(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     eve = make_client()
     await register(eve, "eve")
     html = (await eve.get(f"/tables/{tid}")).text
@@ -46,9 +32,9 @@ async def test_spectator_page_has_no_hand_and_no_moves(client, make_client):
 
 
 async def test_htmx_move_updates_and_illegal_move_shows_the_sentence(client, make_client):
-    tid, active, idle = await _two(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     html = (await active.get(f"/tables/{tid}")).text
-    headers = {"X-CSRF-Token": _csrf(html), "HX-Request": "true"}
+    headers = {"X-CSRF-Token": csrf_of(html), "HX-Request": "true"}
     snap = await state(active, tid)
     r = await active.post(
         f"/tables/{tid}/play",
@@ -76,7 +62,7 @@ async def test_htmx_move_updates_and_illegal_move_shows_the_sentence(client, mak
 
 
 async def test_lobby_puts_my_turn_first_and_next_goes_there(client, make_client):
-    tid, active, idle = await _two(client, make_client)
+    tid, active, idle = await two_players(client, make_client())
     other = await new_table(active, bots=1, start=False)  # newer, but not waiting for me
     lobby = (await active.get("/")).text
     assert "your turn" in lobby

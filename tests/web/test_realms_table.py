@@ -8,7 +8,7 @@ import re
 import pytest
 
 from app.games.realms import cards
-from tests.support.api import move, new_table, register, state
+from tests.support.api import csrf_of, move, new_table, register, state
 
 pytestmark = pytest.mark.db
 
@@ -62,7 +62,10 @@ async def test_realms_page_shows_my_cards_and_never_the_others(app, client, make
         r = await player.post(
             f"/tables/{tid}/play",
             data={"version": str(snap["version"]), "move": json.dumps(snap["legal_moves"][-1])},
-            headers={"X-CSRF-Token": _csrf((await player.get(f"/tables/{tid}")).text), "HX-Request": "true"},
+            headers={
+                "X-CSRF-Token": csrf_of((await player.get(f"/tables/{tid}")).text),
+                "HX-Request": "true",
+            },
         )
         assert r.status_code == 200, r.text
 
@@ -77,6 +80,44 @@ async def test_realms_final_screen_shows_line_by_line_breakdown(app, client):
     assert "Base" in html and "Bonus" in html and "Penalty" in html
 
 
-def _csrf(html: str) -> str:
-    return html.split('"X-CSRF-Token": "', 1)[1].split('"', 1)[0]
+async def test_final_choice_form_fields_reach_the_game(app, client):
+    """The page's choice <select> (set:choices.<key>) completes the move."""
+    from app.games.realms.scoring import CHOICE_KEYS
 
+    await register(client, "ann")
+    table = await new_table(client, game="realms", bots=2)
+    tid = table["id"]
+    for _ in range(100):
+        await app.state.rt.bots.idle()
+        snap = await state(client, tid)
+        if snap["view"]["phase"] != "play":
+            break
+        await move(client, tid, snap["version"], snap["legal_moves"][0])
+    mine = snap["view"]["final_choices"]["mine"]
+    headers = {"X-CSRF-Token": csrf_of((await client.get(f"/tables/{tid}")).text), "HX-Request": "true"}
+    template = json.dumps({"action": "final_choices_update", "choices": {}})
+    held = {c["key"] for c in mine["controls"]}
+    absent = next(k for k in CHOICE_KEYS if k not in held)
+    r = await client.post(
+        f"/tables/{tid}/play",
+        data={"version": str(snap["version"]), "move": template, f"set:choices.{absent}": json.dumps(None)},
+        headers=headers,
+    )
+    assert r.status_code == 400 and "You do not hold" in r.text
+    for control in mine["controls"]:
+        other = next((v for v in control["values"] if v != control["value"]), None)
+        if other is None:
+            continue
+        r = await client.post(
+            f"/tables/{tid}/play",
+            data={
+                "version": str(snap["version"]),
+                "move": template,
+                f"set:choices.{control['key']}": json.dumps(other),
+            },
+            headers=headers,
+        )
+        assert r.status_code == 200, r.text
+        after = (await state(client, tid))["view"]["final_choices"]["mine"]["draft"]
+        assert after[control["key"]] == other
+        break
