@@ -93,7 +93,18 @@ def _request_from_query(request: Request) -> dict[str, Any]:
     for key, value in list(options.items()):
         if value in ("true", "false"):
             options[key] = value == "true"
-    return {"cards": list(dict.fromkeys(picked)), "choices": chosen, "options": options}
+    request_body: dict[str, Any] = {
+        "cards": list(dict.fromkeys(picked)),
+        "choices": chosen,
+        "options": options,
+    }
+    discard = [part for raw in q.getlist("discard") for part in raw.split(",") if part]
+    if discard:
+        request_body["discard_area"] = list(dict.fromkeys(discard))
+    pinned = [key for key in q.getlist("pin") if key in scoring.CHOICE_KEYS]
+    if pinned:
+        request_body["pinned"] = pinned
+    return request_body
 
 
 def _controls(req: dict[str, Any], result: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -104,9 +115,13 @@ def _controls(req: dict[str, Any], result: dict[str, Any] | None) -> list[dict[s
     except (KeyError, ValueError):
         return []
     draft = (result or {}).get("choices") or req.get("choices") or {}
+    discard = req.get("discard_area")
     out = []
     for key in scoring.choice_keys(hand):
-        values = scoring.choice_values(key, hand, draft, options)
+        try:
+            values = scoring.choice_values(key, hand, draft, options, discard_area=discard)
+        except (KeyError, ValueError):
+            values = scoring.choice_values(key, hand, draft, options)
         out.append(
             {"key": key, "card": calculator._CHOICE_CARD_NAME[key], "value": draft.get(key), "values": values}
         )
@@ -128,7 +143,9 @@ async def calculator_page(request: Request) -> Response:
                 )
                 search = result.pop("search", None)
             else:
-                result = calculator.score_request(req)
+                result = calculator.score_request(
+                    {k: v for k, v in req.items() if k in ("cards", "choices", "options")}
+                )
         except calculator.RequestError as exc:
             error = render(exc.message, exc.params)
     fields = [f for f in option_fields_for_realms() if f["name"] in SCORING_OPTION_KEYS]

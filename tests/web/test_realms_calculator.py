@@ -157,3 +157,27 @@ async def test_final_totals_equal_the_calculators_for_the_same_hands(app, client
         assert r.status_code == 200, r.text
         assert r.json()["total"] == seat["score"] == sheet["total"]
         assert [c["total"] for c in r.json()["cards"]] == [c["total"] for c in sheet["cards"]]
+
+
+async def test_calculator_page_best_choices_keep_pinned_controls(client):
+    base = "/realms/calculator?cards=mountain,great-flood,smoke,whirlwind,air-elemental,wildfire,mirage"
+    best = (await client.get(base + "&best=1")).text
+    assert '<option value="" selected>' not in best.split('id="choice-mirage"', 1)[1].split("</select>", 1)[0]
+    pinned = (await client.get(base + "&mirage=&pin=mirage&best=1")).text
+    mirage = pinned.split('id="choice-mirage"', 1)[1].split("</select>", 1)[0]
+    assert '<option value="" selected>' in mirage
+
+
+async def test_calculator_page_necromancer_candidates_come_from_the_discard_area(client):
+    url = "/realms/calculator?cards=necromancer,mountain,smoke,wildfire,rangers,king,queen"
+    url += "&discard=dragon,forest"
+    html = (await client.get(url)).text
+    control = html.split('id="choice-necromancer"', 1)[1].split("</select>", 1)[0]
+    assert "Dragon" in control and "Unicorn" not in control
+
+
+async def test_calculator_page_offers_pins_and_a_discard_area(client):
+    url = "/realms/calculator?cards=necromancer,mountain,smoke,wildfire,rangers,king,queen&discard=dragon"
+    html = (await client.get(url)).text
+    assert 'name="pin" value="necromancer"' in html
+    assert '<option value="dragon" selected>' in html
