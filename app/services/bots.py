@@ -63,7 +63,13 @@ class BotDriver:
         game = game_or_error(table.game)
         state = game.load_state(table.state)
         seat = bots[0]
-        move = game.bot_move(state, seat, rng_for(table.seed, f"bot:{table.version}:{seat}"))
+        rng = rng_for(table.seed, f"bot:{table.version}:{seat}")
+        try:
+            move = game.bot_move(state, seat, rng)
+        except Exception:
+            # A bot bug must not stall the table: fall back to any legal move.
+            log.exception("bot of %s failed at table %s; playing a random legal move", game.id, table_id)
+            move = rng.choice(game.legal_moves(state, seat))
         from app.games.base import dump_move
 
         try:

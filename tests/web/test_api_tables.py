@@ -141,7 +141,12 @@ async def test_a_bot_seat_plays_by_itself_until_a_human_must_act(app, client):
     table = await new_table(client, bots=1)
     await app.state.rt.bots.idle()
     snap = await state(client, table["id"])
-    assert snap["to_act"] == [0]
+    if snap["version"] == 0:  # ann starts: play, then the bot must answer
+        await move(client, table["id"], 0, snap["legal_moves"][0])
+        await app.state.rt.bots.idle()
+        snap = await state(client, table["id"])
+    assert snap["to_act"] == [0] and snap["version"] in (1, 2)
+    assert len(snap["view"]["played"]) == snap["version"]
     played_by_bot = [e for e in snap["view"]["log"] if e["params"].get("seat") == 2]
     assert snap["version"] in (0, 1) and len(played_by_bot) == snap["version"] * 2
 
@@ -322,3 +327,22 @@ async def test_rematch_same_players_new_table(app, client):
     new = await state(client, new_id)
     assert new["status"] == "playing"
     assert [(s["name"], s["is_bot"]) for s in new["seats"]] == [("ann", False), (None, True)]
+
+
+async def test_a_failing_bot_still_plays_a_legal_move(app, client, monkeypatch):
+    from tests.support.tally import GAME as TALLY
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("bot bug")
+
+    monkeypatch.setattr(TALLY, "bot_move", broken)
+    await register(client, "ann")
+    table = await new_table(client, bots=1)
+    await app.state.rt.bots.idle()
+    snap = await state(client, table["id"])
+    if snap["version"] == 0:  # ann starts: play, then the bot must answer
+        await move(client, table["id"], 0, snap["legal_moves"][0])
+        await app.state.rt.bots.idle()
+        snap = await state(client, table["id"])
+    assert snap["to_act"] == [0] and snap["version"] in (1, 2)
+    assert len(snap["view"]["played"]) == snap["version"]
