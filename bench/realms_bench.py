@@ -2,8 +2,10 @@
 
     .venv/bin/python bench/realms_bench.py
 
-Prints: plain random 7-card hands scored per second (score_hand with the full
-breakdown, and score_total without it; target >= 50,000/s), and the best-choice
+Prints: plain random 7-card hands scored per second (target >= 50,000/s):
+score_hand (total and tie-break at once; its per-card breakdown is built when first
+read), score_hand + to_dict() (the full K2 body with every sentence, what the CLI and
+the API produce) and score_total (total only); then the best-choice
 search time for hands holding all six choice cards (Necromancer, Doppelganger,
 Mirage, Shapeshifter, Book of Changes, Island) plus each possible 7th card, with a
 game-like 10-card discard area and with none (calculator: every eligible card).
@@ -25,6 +27,10 @@ from app.games.realms.options import RealmsOptions
 from app.games.realms.scoring import best_choices, score_hand, score_total
 
 CHOOSERS = ["necromancer", "doppelganger", "mirage", "shapeshifter", "book-of-changes", "island"]
+
+
+def score_k2(cards: list[str], choices: None, options: RealmsOptions) -> dict:
+    return score_hand(cards, choices, options).to_dict()
 
 
 def hands_per_second(fn, n: int = 20000, seed: int = 1) -> float:
@@ -51,7 +57,8 @@ def worst_case(discard_area: list[str] | None, sevenths: list[str]) -> list[tupl
 
 
 def main() -> None:
-    print(f"score_hand (full breakdown): {hands_per_second(score_hand):8.0f} hands/s")
+    print(f"score_hand:                  {hands_per_second(score_hand):8.0f} hands/s")
+    print(f"score_hand + to_dict() (K2): {hands_per_second(score_k2):8.0f} hands/s")
     print(f"score_total (total only):    {hands_per_second(score_total):8.0f} hands/s")
     sevenths = [c.slug for c in CARDS if c.slug not in CHOOSERS]
     rng = random.Random(7)

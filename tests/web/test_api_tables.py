@@ -141,12 +141,7 @@ async def test_a_bot_seat_plays_by_itself_until_a_human_must_act(app, client):
     table = await new_table(client, bots=1)
     await app.state.rt.bots.idle()
     snap = await state(client, table["id"])
-    if snap["version"] == 0:  # ann starts: play, then the bot must answer
-        await move(client, table["id"], 0, snap["legal_moves"][0])
-        await app.state.rt.bots.idle()
-        snap = await state(client, table["id"])
-    assert snap["to_act"] == [0] and snap["version"] in (1, 2)
-    assert len(snap["view"]["played"]) == snap["version"]
+    assert snap["to_act"] == [0]
     played_by_bot = [e for e in snap["view"]["log"] if e["params"].get("seat") == 2]
     assert snap["version"] in (0, 1) and len(played_by_bot) == snap["version"] * 2
 

@@ -9,17 +9,22 @@ Public interface:
 - `best_choices` -> `BestChoices` (E4-E6);
 - `rank` / `ranking` (E20) and `breakdown_lines` (E21).
 
-The hot path works on plain lists of ints (card numbers, suit indices); the
-breakdown's sentences are only built for the final `HandScore`. Every sentence is
-an `N_()` template with `%(name)s` parameters; `Msg` keeps template and
-parameters apart so the web layer can translate before formatting.
+The hot path works on plain lists of ints (card numbers, suit indices): `_eval`
+(bitmasks, one bonus closure per card) gives a hand's total and tie-break value for
+`score_total`, `score_hand` and every evaluation of the search. The breakdown comes
+from the readable reference scorer `_score`, and only when a `HandScore`'s `cards`
+are first read (`to_dict()`, `breakdown_lines`); tests hold `_eval` to `_score`.
+Every sentence is an `N_()` template with `%(name)s` parameters; `Msg` keeps
+template and parameters apart so the web layer can translate before formatting.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from itertools import product
+from typing import Any, NamedTuple
 
 from app.games.base import N_, ScoreLine
 from app.games.realms.cards import BY_NO, BY_SLUG, CARDS, SUIT_NAMES, SUIT_WITH_ARTICLE, SUITS, Card
@@ -109,8 +114,12 @@ for _no in (
 _ARMY_WORD = frozenset({SWAMP, GREAT_FLOOD, BLIZZARD, DWARVISH_INFANTRY, BASILISK, WAR_DIRIGIBLE})
 
 
+_NAMES: list[str] = ["", *(BY_NO[no].name_en for no in range(1, 54))]
+_SLUGS: list[str] = ["", *(BY_NO[no].slug for no in range(1, 54))]
+
+
 def _name(no: int) -> str:
-    return BY_NO[no].name_en
+    return _NAMES[no]
 
 
 def _suit_name(s: int) -> str:
@@ -163,10 +172,15 @@ class _Opts:
 
 
 _OPTS_CACHE: dict[Any, _Opts] = {}
+# (options, _Opts) of the last call, swapped as one tuple (safe across threads)
+_OPTS_LAST: list[tuple[RealmsOptions | None, _Opts | None]] = [(None, None)]
 
 
 def _opts(options: RealmsOptions | None) -> _Opts:
     options = options or _DEFAULT_OPTIONS
+    last_options, last = _OPTS_LAST[0]
+    if last is not None and last_options is options:  # RealmsOptions is frozen: same object, same values
+        return last
     key = tuple(getattr(options, k) for k in SCORING_OPTION_KEYS)
     o = _OPTS_CACHE.get(key)
     if o is None:
@@ -182,6 +196,7 @@ def _opts(options: RealmsOptions | None) -> _Opts:
             tie_rule=options.tie_break,
         )
         _OPTS_CACHE[key] = o
+    _OPTS_LAST[0] = (options, o)
     return o
 
 
@@ -442,6 +457,8 @@ class _Why:
     """Why each position ended as it did (only built for the breakdown)."""
 
     blank: dict[int, Msg] = field(default_factory=dict)
+    bonus: dict[int, int] = field(default_factory=dict)  # position -> bonus points (active cards)
+    penalty: dict[int, int] = field(default_factory=dict)  # position -> penalty points (active cards)
 
 
 def _reaches(inc_out: list[list[int]], undecided: set[int], x: int) -> bool:
@@ -658,10 +675,16 @@ def _score(h: _Hand, island_t: int, o: _Opts, why: _Why | None = None) -> list[i
         no = h.real[i]
         t = h.base[i]
         if _HAS_BONUS[no]:
-            t += _bonus(no, h, i, o)
+            b = _bonus(no, h, i, o)
+            t += b
+            if why is not None:
+                why.bonus[i] = b
         p = h.pen[i]
         if p and not h.cleared[i]:
-            t += _penalty(p, h, i)
+            pp = _penalty(p, h, i)
+            t += pp
+            if why is not None:
+                why.penalty[i] = pp
         totals[i] = t
     return totals
 
@@ -705,6 +728,466 @@ def _tie_value(h: _Hand, totals: list[int], o: _Opts) -> int:
     return max(totals) if totals else 0
 
 
+# --------------------------------------------------------------------------- lean evaluation
+#
+# `_eval` computes what `_score` + `_tie_value` compute, on the same resolved hand,
+# without building the breakdown: per-card bonus closures instead of rule lookups,
+# bitmasks (bit j = position j) for blanking and activity. `_score` stays the
+# readable reference the breakdown is built from; tests check that both agree.
+
+BonusFn = Callable[[int, list[int], set[int], list[int], list[int], list[int], int, _Opts], int]
+
+
+def _compile_part(part: tuple[Any, ...]) -> BonusFn:
+    if part[0] == _PER:
+        mult: int = part[1]
+        terms: tuple[tuple[int, bool], ...] = part[2]
+        if len(terms) == 1:
+            (s0, other0) = terms[0]
+            if other0:
+                return lambda i, cnt, nm, suit, base, name, act, o: mult * (cnt[s0] - (suit[i] == s0))
+            return lambda i, cnt, nm, suit, base, name, act, o: mult * cnt[s0]
+        if not any(other for _, other in terms):
+            ss = tuple(s for s, _ in terms)
+            return lambda i, cnt, nm, suit, base, name, act, o: mult * sum([cnt[s] for s in ss])
+
+        def per(i: int, cnt: list[int], nm: set[int], suit: list[int], *_: Any) -> int:
+            own = suit[i]
+            return mult * sum([cnt[s] - (other and own == s) for s, other in terms])
+
+        return per
+    _, points, all_names, any_names, any_suits = part
+
+    def with_(i: int, cnt: list[int], nm: set[int], *_: Any) -> int:
+        for x in all_names:
+            if x not in nm:
+                return 0
+        if any_names and not any(x in nm for x in any_names):
+            return 0
+        if any_suits and not any(cnt[s] for s in any_suits):
+            return 0
+        return points
+
+    return with_
+
+
+def _compile_rule(rule: tuple[tuple[Any, ...], ...]) -> BonusFn:
+    fns = [_compile_part(part) for part in rule]
+    if len(fns) == 1:
+        return fns[0]
+    return lambda i, cnt, nm, suit, base, name, act, o: sum(
+        [f(i, cnt, nm, suit, base, name, act, o) for f in fns]
+    )
+
+
+def _fast_fountain(
+    i: int,
+    cnt: list[int],
+    nm: set[int],
+    suit: list[int],
+    base: list[int],
+    name: list[int],
+    act: int,
+    o: _Opts,
+) -> int:
+    best = 0
+    for j in range(len(suit)):
+        if act >> j & 1 and suit[j] in _FOUNTAIN_SUITS and base[j] > best:
+            best = base[j]
+    return best
+
+
+def _fast_collector(
+    i: int,
+    cnt: list[int],
+    nm: set[int],
+    suit: list[int],
+    base: list[int],
+    name: list[int],
+    act: int,
+    o: _Opts,
+) -> int:
+    groups: dict[int, set[int]] = {}
+    for j in range(len(suit)):
+        if act >> j & 1 and suit[j] < NONE:
+            groups.setdefault(suit[j], set()).add(name[j])
+    values = [_COLLECTOR_WORTH[min(len(g), 5)] for g in groups.values()]
+    if not values:
+        return 0
+    return max(values) if o.collector_best else sum(values)
+
+
+def _fast_warlord(
+    i: int,
+    cnt: list[int],
+    nm: set[int],
+    suit: list[int],
+    base: list[int],
+    name: list[int],
+    act: int,
+    o: _Opts,
+) -> int:
+    return sum([base[j] for j in range(len(suit)) if act >> j & 1 and suit[j] == ARMY])
+
+
+def _fast_gem(
+    i: int,
+    cnt: list[int],
+    nm: set[int],
+    suit: list[int],
+    base: list[int],
+    name: list[int],
+    act: int,
+    o: _Opts,
+) -> int:
+    return _gem_value([base[j] for j in range(len(suit)) if act >> j & 1], o.gem_longest)
+
+
+def _fast_world_tree(
+    i: int,
+    cnt: list[int],
+    nm: set[int],
+    suit: list[int],
+    base: list[int],
+    name: list[int],
+    act: int,
+    o: _Opts,
+) -> int:
+    for s in range(NONE):
+        if cnt[s] > 1:
+            return 0
+    return 50
+
+
+def _fast_royal(partner: int) -> BonusFn:
+    return lambda i, cnt, nm, suit, base, name, act, o: (20 if partner in nm else 5) * cnt[ARMY]
+
+
+def _fast_keth(partner: int, alone: int) -> BonusFn:
+    return lambda i, cnt, nm, suit, base, name, act, o: (
+        0 if not cnt[LEADER] else 40 if partner in nm else alone
+    )
+
+
+def _fast_unicorn(i: int, cnt: list[int], nm: set[int], *_: Any) -> int:
+    if PRINCESS in nm:
+        return 30
+    return 15 if (EMPRESS in nm or QUEEN in nm or ENCHANTRESS in nm) else 0
+
+
+_FAST_CUSTOM: dict[int, BonusFn] = {
+    FOUNTAIN: _fast_fountain,
+    ELVEN_ARCHERS: lambda i, cnt, nm, suit, base, name, act, o: 0 if cnt[WEATHER] else 5,
+    COLLECTOR: _fast_collector,
+    KING: _fast_royal(QUEEN),
+    QUEEN: _fast_royal(KING),
+    WARLORD: _fast_warlord,
+    UNICORN: _fast_unicorn,
+    SWORD_OF_KETH: _fast_keth(SHIELD_OF_KETH, 10),
+    SHIELD_OF_KETH: _fast_keth(SWORD_OF_KETH, 15),
+    GEM_OF_ORDER: _fast_gem,
+    WORLD_TREE: _fast_world_tree,
+}
+#: The bonus of each card number as a closure (None: no bonus points).
+_BONUS_FN: list[BonusFn | None] = [
+    (_compile_rule(_RULES[no]) if no in _RULES else _FAST_CUSTOM.get(no)) if _HAS_BONUS[no] else None
+    for no in range(54)
+]
+
+
+class _Ctx:
+    """What `_eval` needs of the real cards of a hand (fixed while choices vary)."""
+
+    __slots__ = (
+        "beastmaster",
+        "bonus",
+        "cavern",
+        "mountain",
+        "n",
+        "pbase",
+        "rangers",
+        "real",
+        "rune",
+        "warship",
+    )
+
+    def __init__(self, real: list[int]) -> None:
+        self.real = real
+        self.n = len(real)
+        self.bonus = [(i, f) for i, x in enumerate(real) if (f := _BONUS_FN[x]) is not None]
+        self.rune = PROTECTION_RUNE in real
+        self.mountain = MOUNTAIN in real
+        self.cavern = CAVERN in real
+        self.beastmaster = BEASTMASTER in real
+        self.rangers = RANGERS in real
+        self.warship = WARSHIP in real
+        self.pbase = [_PBASE[x] for x in real]
+
+
+def _pen_points(p: int, i: int, suit: list[int], cnt: list[int], armyless: bool) -> int:
+    mult, terms, kind = _PEN_RULES[p]
+    if kind == "unless":
+        for s, _, _ in terms:
+            if cnt[s]:
+                return 0
+        return mult
+    own = suit[i]
+    c = 0
+    for s, other, army_word in terms:
+        if army_word and armyless:
+            continue
+        c += cnt[s] - (other and own == s)
+    return mult * c
+
+
+#: The set bits of every mask of up to `_MAX_FAST` positions, lowest first.
+_MAX_FAST = 10
+_BITS: list[tuple[int, ...]] = [
+    tuple(j for j in range(_MAX_FAST) if m >> j & 1) for m in range(1 << _MAX_FAST)
+]
+
+
+def _name_mask(name: list[int], names: frozenset[int]) -> int:
+    m = 0
+    for j, x in enumerate(name):
+        if x in names:
+            m |= 1 << j
+    return m
+
+
+_MOUNTAIN_SET = frozenset({MOUNTAIN})
+_LIGHTNING_SET = frozenset({LIGHTNING})
+
+
+def _hit_mask(
+    p: int, b: int, name: list[int], sm: list[int], armyless: bool, spare_wild: bool, full: int
+) -> int:
+    """The positions the blanking rule `p` held by position b matches (E16.2), as
+    `_hits`; `sm[s]` is the mask of the positions whose current suit is s."""
+    if p == GREAT_FLOOD:
+        m = (sm[LAND] & ~_name_mask(name, _MOUNTAIN_SET)) | (sm[FLAME] & ~_name_mask(name, _LIGHTNING_SET))
+        return m if armyless else m | sm[ARMY]
+    if p == RAINSTORM:
+        return sm[FLAME] & ~_name_mask(name, _LIGHTNING_SET)
+    if p == BLIZZARD:
+        return sm[FLOOD]
+    if p == WILDFIRE:
+        spared = sm[FLAME] | sm[WIZARD] | sm[WEATHER] | sm[WEAPON] | sm[ARTIFACT]
+        spared |= _name_mask(name, _WILDFIRE_SPARED_NAMES)
+        if spare_wild:
+            spared |= sm[WILD] | sm[NONE]
+        return full & ~spared
+    if p == BASILISK:
+        m = sm[LEADER] | (sm[BEAST] & ~(1 << b))
+        return m if armyless else m | sm[ARMY]
+    return 0
+
+
+def _sure_blanks(
+    c: _Ctx, name: list[int], suit: list[int], pen: list[int], island: bool, o: _Opts
+) -> list[int]:
+    """For each position t: a mask of the other positions that step 8 blanks whatever
+    suit t is given (by the Book) and whatever card Island clears, every other current
+    name and suit being as given.
+
+    A blanker b (not t) that no blanking rule of the hand can match, whatever its
+    clears, is kept in both E16 and E17, so every card it matches is blanked, provided
+    b's own penalty is not cleared: Mountain, Cavern, Beastmaster and the Protection
+    Rune are fixed by the suits, and Island clears at most one Flood or Flame. So a card
+    is surely blanked when a blanker Island cannot clear matches it, or two that
+    Island could clear do."""
+    n = c.n
+    sources = [y for y in range(n) if pen[y] in BLANKERS]
+    if not sources:
+        return [0] * n
+    full = (1 << n) - 1
+    sm = [0] * 12
+    for j in range(n):
+        sm[suit[j]] |= 1 << j
+    spare = o.wildfire_spares_wild
+    # every arrow any blanker could draw, "Army" removal ignored (it only removes arrows)
+    hit_any = 0
+    for y in sources:
+        hit_any |= _hit_mask(pen[y], y, name, sm, False, spare, full)
+    sure: list[tuple[int, int, bool]] = []
+    for b in sources:
+        if hit_any >> b & 1:
+            continue
+        s = suit[b]
+        if (
+            c.rune
+            or (s == FLOOD and c.mountain)
+            or (s == WEATHER and c.cavern)
+            or (s == BEAST and c.beastmaster)
+        ):
+            continue
+        armyless = c.rangers or (c.warship and s == FLOOD)
+        sure.append(
+            (b, _hit_mask(pen[b], b, name, sm, armyless, spare, full), island and s in (FLOOD, FLAME))
+        )
+    out = []
+    for t in range(n):
+        strong = once = twice = 0
+        for b, m, clearable in sure:
+            if b == t:
+                continue
+            if clearable:
+                twice |= once & m
+                once |= m
+            else:
+                strong |= m
+        out.append((strong | twice) & ~(1 << t))
+    return out
+
+
+def _blank_mask(
+    c: _Ctx, name: list[int], suit: list[int], pen: list[int], blankers: list[int], isl: int, o: _Opts
+) -> int:
+    """Step 8 (E16 / E17) on bitmasks: the positions blanked by others."""
+    n = c.n
+    full = (1 << n) - 1
+    sm = [0] * 12
+    for j in range(n):
+        sm[suit[j]] |= 1 << j
+    hit = [0] * n
+    union = bm = 0
+    rangers, warship = c.rangers, c.warship
+    for b in blankers:
+        armyless = rangers or (warship and suit[b] == FLOOD)
+        hit[b] = m = _hit_mask(pen[b], b, name, sm, armyless, o.wildfire_spares_wild, full)
+        union |= m
+        bm |= 1 << b
+    if not union & bm:
+        # no blanker is hit: in both modes every card a blanker hits is blanked
+        return union
+    if o.reference:
+        h = _Hand(c.real, name, suit, [0] * n, pen)
+        _clears(h, isl)
+        h.active = [True] * n
+        _blank_others(h, o, None)
+        return sum(1 << j for j in range(n) if not h.active[j])
+    inc = [0] * n
+    for b in blankers:
+        for x in _BITS[hit[b]]:
+            inc[x] |= 1 << b
+    kept = blanked = 0
+    und = full
+    while True:
+        changed = True
+        while changed:
+            changed = False
+            for x in _BITS[und]:
+                bit = 1 << x
+                ix = inc[x]
+                if not ix & ~blanked:
+                    kept |= bit
+                    und ^= bit
+                    changed = True
+                elif ix & kept:
+                    blanked |= bit
+                    und ^= bit
+                    changed = True
+        if not und:
+            return blanked
+        short = 0
+        for x in _BITS[und]:
+            ix = inc[x]
+            if ix >> x & 1:
+                short |= 1 << x
+                continue
+            for y in _BITS[ix & und]:
+                if inc[y] >> x & 1:
+                    short |= 1 << x
+                    break
+        if not short:
+            for x in _BITS[und]:
+                reach = hit[x] & und
+                while True:
+                    more = reach
+                    for y in _BITS[reach]:
+                        more |= hit[y] & und
+                    if more == reach:
+                        break
+                    reach = more
+                if reach >> x & 1:
+                    short |= 1 << x
+        blanked |= short
+        und &= ~short
+
+
+def _eval(
+    c: _Ctx, name: list[int], suit: list[int], base: list[int], pen: list[int], isl: int, o: _Opts
+) -> tuple[int, int]:
+    """Steps 6-11 on a resolved hand: (total, tie-break value), as `_score` and
+    `_tie_value` would give them."""
+    n = c.n
+    if n > _MAX_FAST:  # longer than any hand: the reference scorer
+        h = _Hand(c.real, name, suit, base, pen)
+        totals = _score(h, isl, o)
+        return sum(totals), _tie_value(h, totals, o)
+    blankers: list[int] = []
+    selfb: list[int] = []
+    pens: list[int] = []
+    rune, mountain, cavern, beastmaster = c.rune, c.mountain, c.cavern, c.beastmaster
+    for i in range(n):
+        p = pen[i]
+        if not p or rune or i == isl:
+            continue
+        s = suit[i]
+        if (s == FLOOD and mountain) or (s == WEATHER and cavern) or (s == BEAST and beastmaster):
+            continue
+        if p in BLANKERS:
+            blankers.append(i)
+        elif p in SELF_BLANKERS:
+            selfb.append(i)
+        if p in _PEN_RULES:
+            pens.append(i)
+    act = (1 << n) - 1
+    if blankers:
+        act &= ~_blank_mask(c, name, suit, pen, blankers, isl, o)
+    cnt = [0] * 12
+    for j in range(n):
+        if act >> j & 1:
+            cnt[suit[j]] += 1
+    if selfb:
+        if len(selfb) > 1:
+            selfb.sort(key=c.real.__getitem__)
+        changed = True
+        while changed:
+            changed = False
+            for i in selfb:
+                if not act >> i & 1:
+                    continue
+                p = pen[i]
+                if p == SMOKE:
+                    gone = not cnt[FLAME]
+                elif p == WARSHIP:
+                    gone = not cnt[FLOOD]
+                else:
+                    gone = bool(cnt[WEATHER]) or (
+                        not cnt[ARMY] and not (c.rangers or (c.warship and suit[i] == FLOOD))
+                    )
+                if gone:
+                    act &= ~(1 << i)
+                    cnt[suit[i]] -= 1
+                    changed = True
+    names = {name[j] for j in range(n) if act >> j & 1}
+    totals = [base[j] if act >> j & 1 else 0 for j in range(n)]
+    for i, f in c.bonus:
+        if act >> i & 1:
+            totals[i] += f(i, cnt, names, suit, base, name, act, o)
+    for i in pens:
+        if act >> i & 1:
+            totals[i] += _pen_points(pen[i], i, suit, cnt, c.rangers or (c.warship and suit[i] == FLOOD))
+    total = sum(totals)
+    if o.tie_lowest:
+        pb = c.pbase
+        if o.tie_blanked:
+            return total, sum(pb)
+        return total, sum([pb[j] for j in range(n) if act >> j & 1])
+    return total, max(totals) if totals else 0
+
+
 # --------------------------------------------------------------------------- choices
 
 
@@ -730,13 +1213,24 @@ def _choice_card(value: Any) -> Card:
         raise ChoiceError(N_("Unknown card '%(card)s'."), card=str(value)) from None
 
 
+#: Card number by slug, and by its number written as a string ("7"): the fast lookup.
+_SLUG_NO: dict[str, int] = {**{c.slug: c.no for c in CARDS}, **{str(c.no): c.no for c in CARDS}}
+
+
 def _nos(cards: Iterable[Any]) -> list[int]:
-    return [_card(c).no for c in cards]
+    try:
+        return [_SLUG_NO[c] for c in cards]
+    except (KeyError, TypeError):  # numbers, Cards, "007", or an unknown card (KeyError below)
+        return [_card(c).no for c in cards]
 
 
 def choice_keys(cards: Iterable[Any]) -> list[str]:
     """The C54 choice keys the hand holds, in C54 order."""
-    held = set(_nos(cards))
+    return _held_keys(_nos(cards))
+
+
+def _held_keys(nos: Iterable[int]) -> list[str]:
+    held = set(nos)
     return [k for k in CHOICE_KEYS if _CHOICE_CARD[k] in held]
 
 
@@ -745,8 +1239,7 @@ def _a_suit(no: int) -> str:
     return SUIT_WITH_ARTICLE[SUITS[s]] if s < WILD else N_("a wild card")
 
 
-@dataclass(frozen=True)
-class _Choices:
+class _Choices(NamedTuple):
     """Normalised choices as card numbers / positions of the assembled hand."""
 
     real: tuple[int, ...]  # the assembled hand (necromancer's card appended)
@@ -799,7 +1292,9 @@ def _check(
     """E7 checks in C54 order. Island's post-Book reset goes to `warnings` when given
     (K2), and is an error otherwise."""
     nos = _nos(cards)
-    choices = dict(choices or {})
+    if not choices:
+        return _Choices(tuple(nos), 0, -1, 0, 0, -1, -1, -1, False)
+    choices = dict(choices)
     held = set(nos)
     for key, value in choices.items():
         if key not in _CHOICE_CARD:
@@ -1073,22 +1568,70 @@ class TieBreak:
     value: int
 
 
-@dataclass(frozen=True)
 class HandScore:
-    total: int
-    cards: tuple[CardScore, ...]
-    tie_break: TieBreak
-    warnings: tuple[str, ...]
-    legal_hand: bool
-    choices: Mapping[str, Any]
-    options: RealmsOptions = field(default_factory=RealmsOptions)
-    warning_msgs: tuple[Msg, ...] = ()
+    """One scored hand (E12-E20). `total`, `tie_break`, `legal_hand` and `key` are
+    computed at once by the lean evaluation; the per-card breakdown (`cards`), the
+    normalised `choices` and the `warnings` sentences are built on first access, so
+    bulk scoring that reads only totals never pays for the sentences."""
+
+    __slots__ = (
+        "_cards",
+        "_ch",
+        "_choices",
+        "_o",
+        "legal_hand",
+        "options",
+        "tie_break",
+        "total",
+        "warning_msgs",
+    )
+
+    def __init__(
+        self,
+        ch: _Choices,
+        o: _Opts,
+        options: RealmsOptions,
+        total: int,
+        tie_value: int,
+        legal_hand: bool,
+        warning_msgs: tuple[Msg, ...],
+    ) -> None:
+        self._ch = ch
+        self._o = o
+        self.options = options
+        self.total = total
+        self.tie_break = TieBreak(o.tie_rule, tie_value)
+        self.legal_hand = legal_hand
+        self.warning_msgs = warning_msgs
+        self._cards: tuple[CardScore, ...] | None = None
+        self._choices: dict[str, Any] | None = None
+
+    @property
+    def cards(self) -> tuple[CardScore, ...]:
+        """One CardScore per card of the assembled hand, in hand order (E21)."""
+        if self._cards is None:
+            self._cards = _card_scores(self._ch, self._o, self.total)
+        return self._cards
+
+    @property
+    def choices(self) -> Mapping[str, Any]:
+        """Every choice key the hand holds, in C54 order, normalised (slugs / None)."""
+        if self._choices is None:
+            self._choices = self._ch.as_json(_held_keys(self._ch.real))
+        return self._choices
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return tuple(render(w) for w in self.warning_msgs)
 
     @property
     def key(self) -> tuple[int, int]:
         """The E4 comparison key: bigger is better."""
         v = self.tie_break.value
         return (self.total, -v if self.tie_break.rule == "lowest_base_total" else v)
+
+    def __repr__(self) -> str:
+        return f"HandScore(total={self.total}, tie_break={self.tie_break}, choices={dict(self.choices)})"
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly the K2 response body."""
@@ -1104,9 +1647,9 @@ class HandScore:
 
 
 def _fast_total(ch: _Choices, o: _Opts) -> tuple[int, int]:
-    h = _resolve(list(ch.real), ch.dopp_t, ch.mirage, ch.shape, ch.book_t, ch.book_s, o)
-    totals = _score(h, ch.island_t, o)
-    return sum(totals), _tie_value(h, totals, o)
+    real = list(ch.real)
+    h = _resolve(real, ch.dopp_t, ch.mirage, ch.shape, ch.book_t, ch.book_s, o)
+    return _eval(_Ctx(real), h.name, h.suit, h.base, h.pen, ch.island_t, o)
 
 
 def score_total(
@@ -1135,46 +1678,39 @@ def score_hand(
 
 
 def _build(ch: _Choices, o: _Opts, options: RealmsOptions, warn: list[Msg]) -> HandScore:
-    real = list(ch.real)
-    n = len(real)
-    h = _resolve(real, ch.dopp_t, ch.mirage, ch.shape, ch.book_t, ch.book_s, o)
-    why = _Why()
-    totals = _score(h, ch.island_t, o, why)
+    n = len(ch.real)
+    total, tie = _fast_total(ch, o)
     legal = (n == 7 and not ch.necro) or (n == 8 and bool(ch.necro))
     if not legal:
         warn = [*warn, _m(N_("not a legal final hand"))]
-    keys = choice_keys(real)
-    out: list[CardScore] = []
-    clearers = _clearers(h, ch)
-    for i in range(n):
-        out.append(_card_score(h, i, ch, o, totals[i], why, clearers))
-    return HandScore(
-        total=sum(totals),
-        cards=tuple(out),
-        tie_break=TieBreak(o.tie_rule, _tie_value(h, totals, o)),
-        warnings=tuple(render(w) for w in warn),
-        legal_hand=legal,
-        choices=ch.as_json(keys),
-        options=options,
-        warning_msgs=tuple(warn),
-    )
+    return HandScore(ch, o, options, total, tie, legal, tuple(warn))
 
 
-def _clearers(h: _Hand, ch: _Choices) -> list[list[str]]:
+def _card_scores(ch: _Choices, o: _Opts, total: int) -> tuple[CardScore, ...]:
+    """The breakdown of a hand (E21), from the reference scorer `_score`."""
+    real = list(ch.real)
+    h = _resolve(real, ch.dopp_t, ch.mirage, ch.shape, ch.book_t, ch.book_s, o)
+    why = _Why()
+    totals = _score(h, ch.island_t, o, why)
+    assert sum(totals) == total, "the lean evaluation and the breakdown disagree"
+    return tuple([_card_score(h, i, ch, totals[i], why) for i in range(len(real))])
+
+
+def _clearers(h: _Hand, ch: _Choices, i: int) -> list[str]:
+    """The names of the cards that clear position i's penalty (E15)."""
     real = h.real
-    out: list[list[str]] = [[] for _ in range(h.n)]
-    for i in range(h.n):
-        s = h.suit[i]
-        if MOUNTAIN in real and s == FLOOD:
-            out[i].append(_name(MOUNTAIN))
-        if CAVERN in real and s == WEATHER:
-            out[i].append(_name(CAVERN))
-        if ch.island_t == i:
-            out[i].append(_name(ISLAND))
-        if BEASTMASTER in real and s == BEAST:
-            out[i].append(_name(BEASTMASTER))
-        if PROTECTION_RUNE in real:
-            out[i].append(_name(PROTECTION_RUNE))
+    out: list[str] = []
+    s = h.suit[i]
+    if MOUNTAIN in real and s == FLOOD:
+        out.append(_NAMES[MOUNTAIN])
+    if CAVERN in real and s == WEATHER:
+        out.append(_NAMES[CAVERN])
+    if ch.island_t == i:
+        out.append(_NAMES[ISLAND])
+    if BEASTMASTER in real and s == BEAST:
+        out.append(_NAMES[BEASTMASTER])
+    if PROTECTION_RUNE in real:
+        out.append(_NAMES[PROTECTION_RUNE])
     return out
 
 
@@ -1183,12 +1719,13 @@ def _and(items: Sequence[str]) -> str:
 
 
 def _counted(h: _Hand, i: int, terms: Iterable[tuple[int, bool]]) -> list[str]:
+    """The labels of the active cards a count's terms count (position i is left out of
+    the "other" terms)."""
     ts = list(terms)
-    return [
-        _label(h, j)
-        for j in range(h.n)
-        if h.active[j] and any(h.suit[j] == s and not (other and j == i) for s, other in ts)
-    ]
+    suits = {s for s, _ in ts}
+    own = {s for s, other in ts if not other}
+    active, suit = h.active, h.suit
+    return [_label(h, j) for j in range(h.n) if active[j] and suit[j] in (own if j == i else suits)]
 
 
 def _bonus_notes(no: int, h: _Hand, i: int, pts: int) -> list[Msg]:
@@ -1226,17 +1763,20 @@ def _bonus_notes(no: int, h: _Hand, i: int, pts: int) -> list[Msg]:
                     notes.append(_m(N_("+%(points)s with %(what)s"), points=points, what=_and(got)))
     elif pts:
         notes.append(_m(N_("+%(points)s (%(effect)s)"), points=pts, effect=BY_NO[no].effect))
-    extra = {
-        MOUNTAIN: N_("clears the penalty of every Flood"),
-        CAVERN: N_("clears the penalty of every Weather"),
-        BEASTMASTER: N_("clears the penalty of every Beast"),
-        PROTECTION_RUNE: N_("clears the penalty of every card"),
-        RANGERS: N_("removes the word Army from every penalty"),
-        WARSHIP: N_("removes the word Army from the penalty of every Flood"),
-    }.get(no)
+    extra = _EXTRA_NOTES.get(no)
     if extra:
-        notes.append(_m(extra))
+        notes.append(extra)
     return notes
+
+
+_EXTRA_NOTES: dict[int, Msg] = {
+    MOUNTAIN: _m(N_("clears the penalty of every Flood")),
+    CAVERN: _m(N_("clears the penalty of every Weather")),
+    BEASTMASTER: _m(N_("clears the penalty of every Beast")),
+    PROTECTION_RUNE: _m(N_("clears the penalty of every card")),
+    RANGERS: _m(N_("removes the word Army from every penalty")),
+    WARSHIP: _m(N_("removes the word Army from the penalty of every Flood")),
+}
 
 
 def _penalty_note(p: int, h: _Hand, i: int, pts: int) -> Msg | None:
@@ -1257,11 +1797,8 @@ def _penalty_note(p: int, h: _Hand, i: int, pts: int) -> Msg | None:
     )
 
 
-def _card_score(
-    h: _Hand, i: int, ch: _Choices, o: _Opts, total: int, why: _Why, clearers: list[list[str]]
-) -> CardScore:
+def _card_score(h: _Hand, i: int, ch: _Choices, total: int, why: _Why) -> CardScore:
     no = h.real[i]
-    card = BY_NO[no]
     active = h.active[i]
     reasons: list[Msg] = []
     notes: list[Msg] = []
@@ -1297,10 +1834,12 @@ def _card_score(
     if no == ISLAND and ch.island_t >= 0:
         notes.append(_m(N_("clears the penalty of %(card)s"), card=_label(h, ch.island_t)))
     if not active:
-        reasons.append(why.blank.get(i, _m(N_("blanked"))))
+        reasons.append(why.blank.get(i, _BLANKED))
     p = h.pen[i]
-    if p and h.cleared[i] and clearers[i]:
-        reasons.append(_m(N_("penalty cleared by %(cards)s"), cards=_and(clearers[i])))
+    if p and h.cleared[i]:
+        clearers = _clearers(h, ch, i)
+        if clearers:
+            reasons.append(_m(N_("penalty cleared by %(cards)s"), cards=_and(clearers)))
     if p in _ARMY_WORD and h.armyless[i] and not h.cleared[i]:
         by = [_name(x) for x in (RANGERS, WARSHIP) if x in h.real and (x == RANGERS or h.suit[i] == FLOOD)][
             :1
@@ -1309,10 +1848,9 @@ def _card_score(
     base = bonus = penalty = 0
     if active:
         base = h.base[i]
-        if _HAS_BONUS[no]:
-            bonus = _bonus(no, h, i, o)
-        if p and not h.cleared[i]:
-            penalty = _penalty(p, h, i)
+        bonus = why.bonus.get(i, 0)  # the points `_score` computed
+        penalty = why.penalty.get(i, 0)
+        if penalty:
             pn = _penalty_note(p, h, i, penalty)
             if pn:
                 notes.append(pn)
@@ -1320,21 +1858,24 @@ def _card_score(
         notes[:0] = _bonus_notes(no, h, i, bonus)  # clears and "Army" removal hold even when blanked
     assert base + bonus + penalty == total
     return CardScore(
-        card=card.slug,
-        acts_as_name=_name(h.name[i]),
-        suit=_SUIT_KEY[s],
-        status="active" if active else "blanked",
-        reason="; ".join(render(r) for r in reasons) or None,
-        base=base,
-        bonus=bonus,
-        penalty=penalty,
-        total=total,
-        notes=tuple(render(m) for m in notes),
-        reason_msgs=tuple(reasons),
-        note_msgs=tuple(notes),
-        acts_as=acts_as,
-        from_necromancer=from_necro,
+        _SLUGS[no],
+        _NAMES[h.name[i]],
+        _SUIT_KEY[s],
+        "active" if active else "blanked",
+        "; ".join([render(r) for r in reasons]) if reasons else None,
+        base,
+        bonus,
+        penalty,
+        total,
+        tuple([render(m) for m in notes]) if notes else (),
+        tuple(reasons),
+        tuple(notes),
+        acts_as,
+        from_necro,
     )
+
+
+_BLANKED: Msg = _m(N_("blanked"))
 
 
 # --------------------------------------------------------------------------- ranking
@@ -1430,9 +1971,13 @@ def breakdown_lines(score: HandScore) -> list[ScoreLine]:
 #   other such name whose suit is interchangeable;
 # - Island: a target whose penalty is absent or already cleared equals "empty".
 #
-# On top, a cheap upper bound of the total (base + the largest bonus each card could
-# reach, no penalties, no blanking) prunes a whole branch when it is strictly below
-# the best total found: such a branch cannot hold a better key.
+# On top, a cheap upper bound of the key (base + the largest bonus each card could
+# reach, no penalties; the highest such card for the tie-break) prunes a whole branch
+# when it cannot beat the best key found: a lower total, or an equal total without a
+# higher tie-break (branches come in canonical order, so an equal key never wins).
+# Blanking is left out of the bound, except for the cards a Book target's branch
+# surely blanks (`_sure_blanks`): a blanker nothing can blank is kept, so what it
+# matches is blanked.
 
 _REF_NAMES: dict[int, frozenset[int]] = {
     MOUNTAIN: frozenset({SMOKE, WILDFIRE}),
@@ -1568,11 +2113,18 @@ def _copy_reps(
     return out
 
 
-def _max_subset_gem(values: list[int], longest: bool) -> int:
+@lru_cache(maxsize=4096)
+def _max_subset_gem(values: tuple[int, ...], longest: bool) -> int:
+    """The best Gem of Order bonus over every sub-multiset of `values` (any cards may
+    end up blanked): each distinct value taken 0..count times."""
+    counts: dict[int, int] = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    items = sorted(counts.items())
     best = 0
-    n = len(values)
-    for mask in range(1, 1 << n):
-        best = max(best, _gem_value([values[j] for j in range(n) if mask >> j & 1], longest))
+    for takes in product(*(range(c + 1) for _, c in items)):
+        sub = [v for (v, _), k in zip(items, takes, strict=True) for _ in range(k)]
+        best = max(best, _gem_value(sub, longest))
     return best
 
 
@@ -1601,6 +2153,25 @@ def _collector_bound(
     return best
 
 
+_NAMES_IN: dict[frozenset[int], frozenset[int]] = {}
+
+
+def _names_in(suits: frozenset[int]) -> frozenset[int]:
+    """The printed names of the cards 1-50 whose printed suit is in `suits`."""
+    out = _NAMES_IN.get(suits)
+    if out is None:
+        out = _NAMES_IN[suits] = frozenset(x for x in range(1, 51) if _PSUIT[x] in suits)
+    return out
+
+
+#: The bonus closures `_upper_bound` may call as they are (on favourable counts and
+#: names): every "per" / "with" rule, and the custom bonuses that only read counts and
+#: names. The others have their own bound there.
+_UB_BONUS_FN: list[BonusFn | None] = [
+    _BONUS_FN[no] if no in _RULES or no in (KING, QUEEN, UNICORN, SWORD_OF_KETH, SHIELD_OF_KETH) else None
+    for no in range(54)
+]
+
 _ELEVEN = frozenset(range(11))
 _TEN = frozenset(range(10))
 
@@ -1616,8 +2187,10 @@ def _upper_bound(
     cache: dict[Any, int],
     dopp_free: int = -1,
     pen: list[int] | None = None,
-) -> int:
-    """An upper bound of the total over every completion of the choices still open.
+    blanked: int = 0,
+) -> tuple[int, int]:
+    """Upper bounds of the E4 key, (total, tie-break part), over every completion of
+    the choices still open.
 
     `free[i]` is the set of suits position i may still take from a wild choice (empty
     when fixed); the Book, while open, may add one card to any suit; `dopp_free` is the
@@ -1625,17 +2198,34 @@ def _upper_bound(
     and strength of any other card). Penalties and blanking only lower scores (a
     blanked card scores 0, a card's base is never negative, and no bonus but Elven
     Archers' and World Tree's grows when a card is blanked), so they are left out;
-    counts and "with" tests take their most favourable value."""
-    n = len(real)
+    counts and "with" tests take their most favourable value. `blanked` marks positions
+    that step 8 blanks in every completion (`_sure_blanks`): they score 0 and count
+    for nothing.
+
+    The tie-break part bounds the highest single card (each card's bound is its base
+    plus its best bonus, and a blanked card's 0 is below it), or, with
+    lowest_base_total, minus the printed strengths (exact when blanked cards count,
+    else at most 0)."""
     if pen is None:
         pen = [x if _HAS_PEN[x] else 0 for x in real]
+    tie_ub = 0
+    if o.tie_lowest and o.tie_blanked:
+        tie_ub = -sum([_PBASE[x] for x in real])
+    if blanked:
+        keep = [j for j in range(len(real)) if not blanked >> j & 1]
+        if dopp_free >= 0:
+            dopp_free = keep.index(dopp_free)
+        real, name, suit, base, free, pen = (
+            [seq[j] for j in keep] for seq in (real, name, suit, base, free, pen)
+        )
+    n = len(real)
     cnt = [0] * 12
     base = list(base)
     free = list(free)
     if dopp_free >= 0:
         others = [j for j in range(n) if j != dopp_free]
         free[dopp_free] = frozenset(_PSUIT[real[j]] for j in others if _PSUIT[real[j]] < WILD)
-        base[dopp_free] = max(_PBASE[real[j]] for j in others)
+        base[dopp_free] = max((_PBASE[real[j]] for j in others), default=0)
     for i in range(n):
         if free[i]:
             for s in free[i]:
@@ -1647,52 +2237,43 @@ def _upper_bound(
     names: set[int] = set(name)
     for i in range(n):
         if free[i] and i != dopp_free:
-            names.update(x for x in range(1, 51) if _PSUIT[x] in free[i])
-    h = _Hand(real, name, suit, base, [0] * n)
-    h.cnt = cnt
-    h.names = names
-    h.active = [True] * n
-    total = 0
+            names |= _names_in(free[i])
+    no_suits = [NONE] * n
+    total = top = 0
     for i in range(n):
         no = real[i]
-        total += base[i]
+        card = base[i]
+        f = _UB_BONUS_FN[no]
         if not _HAS_BONUS[no]:
-            continue
-        if no in _RULES:
-            if free[i] or book_free:
-                # its own suit may change: "other" counts lose nothing (see the per-term bound)
-                h.suit = [NONE if j == i else suit[j] for j in range(n)]
-                total += _rule_points(_RULES[no], h, i)
-                h.suit = suit
-            else:
-                total += _rule_points(_RULES[no], h, i)
+            pass
+        elif f is not None:
+            # counts and names at their most favourable; if its own suit may change, an
+            # "other" count loses nothing (the closures read only suit[i])
+            card += f(i, cnt, names, no_suits if (free[i] or book_free) else suit, base, name, 0, o)
         elif no == FOUNTAIN:
-            total += max(base)
+            card += max(base)
         elif no == ELVEN_ARCHERS:
-            total += 5
+            card += 5
         elif no == COLLECTOR:
-            total += _collector_ub(real, name, suit, free, book_free, o, cache, dopp_free)
+            card += _collector_ub(real, name, suit, free, book_free, o, cache, dopp_free)
         elif no == WARLORD:
             # the Armies' strengths, plus the strongest other card if the Book may move it
             armies = [j for j in range(n) if (ARMY in free[j]) if free[j]] + [
                 j for j in range(n) if not free[j] and suit[j] == ARMY
             ]
             rest = [base[j] for j in range(n) if j not in armies]
-            total += sum(base[j] for j in armies) + (max(rest, default=0) if book_free else 0)
+            card += sum(base[j] for j in armies) + (max(rest, default=0) if book_free else 0)
         elif no == GEM_OF_ORDER:
             if dopp_free >= 0:
-                total += _GEM_WORTH[-1] * 2  # two runs of 7+ need more than 8 cards: a safe cap
+                card += _GEM_WORTH[-1] * 2  # two runs of 7+ need more than 8 cards: a safe cap
             else:
-                key = ("gem", tuple(sorted(base)), o.gem_longest)
-                g = cache.get(key)
-                if g is None:
-                    g = cache[key] = _max_subset_gem(sorted(base), o.gem_longest)
-                total += g
+                card += _max_subset_gem(tuple(sorted(base)), o.gem_longest)
         elif no == WORLD_TREE:
-            total += _world_tree_ub(real, suit, pen, free, book_free, dopp_free)
-        else:
-            total += _CUSTOM[no](h, o) if no in _CUSTOM else 0
-    return total
+            card += _world_tree_ub(real, suit, pen, free, book_free, dopp_free)
+        total += card
+        if card > top:
+            top = card
+    return total, (tie_ub if o.tie_lowest else top)
 
 
 def _collector_ub(
@@ -1826,7 +2407,7 @@ def _seed_total(
             it = real.index(ix)
             if h.suit[it] not in (FLOOD, FLAME):
                 return None
-        return sum(_score(h, it, o))
+        return _eval(_Ctx(real), h.name, h.suit, h.base, h.pen, it, o)[0]
 
     best = value(cur)
     for _ in range(2):
@@ -1900,7 +2481,7 @@ def best_choices(
     has_island = ISLAND in base_hand
 
     def evaluate(
-        real: list[int],
+        ctx: _Ctx,
         name: list[int],
         suit: list[int],
         base: list[int],
@@ -1913,26 +2494,61 @@ def best_choices(
         if should_stop is not None and state["evaluated"] % 256 == 255 and should_stop():
             raise _Stop
         state["evaluated"] += 1
-        h = _Hand(real, name, suit, base, pen)
-        totals = _score(h, isl, o)
-        key = (sum(totals), -_tie_value(h, totals, o) if o.tie_lowest else _tie_value(h, totals, o))
+        total, tie = _eval(ctx, name, suit, base, pen, isl, o)
+        key = (total, -tie if o.tie_lowest else tie)
         if best["key"] is None or key > best["key"]:
             best["key"] = key
             best["choice"] = choice
 
     floor = _seed_total(base_hand, necro_cands, pin, pinned, pinned_island, o)
 
-    def pruned(ub: int) -> bool:
+    def pruned(ub: tuple[int, int]) -> bool:
+        """Can no choice set of a branch with these key bounds replace the best one?
+        Branches come in canonical order, so an equal key never replaces it."""
+        total_ub, tie_ub = ub
         # `floor` is the total of a legal choice set: the best total is at least that
-        if best["key"] is not None:
-            return ub < max(best["key"][0], floor if floor is not None else best["key"][0])
-        return floor is not None and ub < floor
+        if floor is not None and total_ub < floor:
+            return True
+        key = best["key"]
+        return key is not None and (total_ub < key[0] or (total_ub == key[0] and tie_ub <= key[1]))
+
+    def book_options(
+        ctx: _Ctx, h3: _Hand, targets: list[int], new_suits: list[list[int]]
+    ) -> Iterator[tuple[int, int]]:
+        """The open Book's (target, suit) candidates in canonical order, "empty" first;
+        a target is skipped when the bound of its branch, taken just before it is
+        reached, cannot beat the best key found by then."""
+        yield (-1, -1)
+        real = ctx.real
+        n = len(real)
+        sure: list[int] | None = None
+        for t in targets:
+            suits_t = new_suits[h3.suit[t]]
+            if not suits_t:
+                continue
+            if sure is None:
+                sure = _sure_blanks(ctx, h3.name, h3.suit, h3.pen, has_island, o)
+            free_t = [frozenset()] * n
+            free_t[t] = frozenset(suits_t)
+            ub_t = _upper_bound(
+                real, h3.name, h3.suit, h3.base, free_t, False, o, cache, pen=h3.pen, blanked=sure[t]
+            )
+            if pruned(ub_t):
+                continue
+            yield from ((t, s) for s in suits_t)
 
     try:
         for nec in necro_cands:
             real = [*base_hand, nec] if nec else list(base_hand)
             n = len(real)
             has = set(real)
+            ctx = _Ctx(real)
+            by_number = sorted(range(n), key=real.__getitem__)
+            book_targets = [
+                t
+                for t in by_number
+                if real[t] != BOOK_OF_CHANGES and (real[t] not in WILDS or o.book_may_target_wild)
+            ]
             if DOPPELGANGER in has and "doppelganger" not in pinned:
                 h0 = _resolve(real, -1, 0, 0, -1, -1, o)
                 free0 = [
@@ -1971,6 +2587,16 @@ def best_choices(
             for d in dopp_cands:
                 h1 = _resolve(real, d, 0, 0, -1, -1, o)
                 sigs = _suit_sigs(real, h1.pen)
+                # the Book's suits for a target of current suit `cur`: one per class of
+                # interchangeable suits, none equivalent to `cur` (E6 a, generalised)
+                new_suits: list[list[int]] = []
+                for cur in range(12):
+                    seen = {sigs[cur]} if cur < WILD else set()
+                    new_suits.append([])
+                    for s in range(10):
+                        if sigs[s] not in seen:
+                            seen.add(sigs[s])
+                            new_suits[-1].append(s)
                 observed = _observed_names(real, h1.pen)
                 collector = COLLECTOR in has
                 book_open = BOOK_OF_CHANGES in has and "book_of_changes" not in pinned
@@ -2039,34 +2665,7 @@ def best_choices(
                                     )
                                 ):
                                     continue
-                                for t in sorted(range(n), key=lambda i: real[i]):
-                                    x = real[t]
-                                    if x == BOOK_OF_CHANGES or (x in WILDS and not o.book_may_target_wild):
-                                        continue
-                                    cur = h3.suit[t]
-                                    seen = {sigs[cur]} if cur < WILD else set()
-                                    suits_t = []
-                                    for s in range(10):
-                                        if sigs[s] not in seen:
-                                            seen.add(sigs[s])
-                                            suits_t.append(s)
-                                    if len(suits_t) > 2:
-                                        free_t = [frozenset()] * n
-                                        free_t[t] = frozenset(suits_t)
-                                        ub_t = _upper_bound(
-                                            real,
-                                            h3.name,
-                                            h3.suit,
-                                            h3.base,
-                                            free_t,
-                                            False,
-                                            o,
-                                            cache,
-                                            pen=h3.pen,
-                                        )
-                                        if pruned(ub_t):
-                                            continue
-                                    book_cands += [(t, s) for s in suits_t]
+                                book_cands = book_options(ctx, h3, book_targets, new_suits)
                         for bt, bs in book_cands:
                             suit = h3.suit
                             if bt >= 0:
@@ -2084,22 +2683,19 @@ def best_choices(
                                         continue
                                     isl_cands = [p]
                             else:
-                                hc = _Hand(real, h3.name, suit, h3.base, h3.pen)
-                                _clears(hc, -1)
-                                isl_cands = [
-                                    -1,
-                                    *sorted(
-                                        (
-                                            i
-                                            for i in range(n)
-                                            if suit[i] in (FLOOD, FLAME) and h3.pen[i] and not hc.cleared[i]
-                                        ),
-                                        key=lambda i: real[i],
-                                    ),
-                                ]
+                                # a Flood or Flame whose penalty no other card clears
+                                # (only Mountain and Protection Rune clear these suits)
+                                isl_cands = [-1]
+                                if not ctx.rune:
+                                    isl_cands += [
+                                        i
+                                        for i in by_number
+                                        if h3.pen[i]
+                                        and (suit[i] == FLAME or (suit[i] == FLOOD and not ctx.mountain))
+                                    ]
                             for isl in isl_cands:
                                 evaluate(
-                                    real, h3.name, suit, h3.base, h3.pen, isl, (nec, d, mi, sh, bt, bs, isl)
+                                    ctx, h3.name, suit, h3.base, h3.pen, isl, (nec, d, mi, sh, bt, bs, isl)
                                 )
     except _Stop:
         state["stopped"] = True
