@@ -144,8 +144,11 @@ def by_no(no: int) -> Card:
     return BY_NO[no]
 
 
-def lookup(ref: str | int) -> Card:
-    """A card by slug, by number, or by a number written as a string; KeyError otherwise."""
+def lookup(ref: Card | str | int) -> Card:
+    """A card by slug, by number, or by a number written as a string (a Card is
+    returned as it is); KeyError otherwise."""
+    if isinstance(ref, Card):
+        return ref
     if isinstance(ref, bool):
         raise KeyError(ref)
     if isinstance(ref, int):

@@ -27,7 +27,16 @@ from itertools import product
 from typing import Any, NamedTuple
 
 from app.games.base import N_, ScoreLine
-from app.games.realms.cards import BY_NO, BY_SLUG, CARDS, SUIT_NAMES, SUIT_WITH_ARTICLE, SUITS, Card
+from app.games.realms.cards import (
+    BY_NO,
+    BY_SLUG,
+    CARDS,
+    SUIT_NAMES,
+    SUIT_WITH_ARTICLE,
+    SUITS,
+    Card,
+    lookup,
+)
 from app.games.realms.options import SCORING_OPTION_KEYS, RealmsOptions
 
 # --------------------------------------------------------------------------- constants
@@ -1191,19 +1200,7 @@ def _eval(
 # --------------------------------------------------------------------------- choices
 
 
-def _card(ref: Any) -> Card:
-    if isinstance(ref, Card):
-        return ref
-    if isinstance(ref, bool):
-        raise KeyError(ref)
-    if isinstance(ref, int):
-        return BY_NO[ref]
-    if isinstance(ref, str):
-        if ref in BY_SLUG:
-            return BY_SLUG[ref]
-        if ref.isdigit():
-            return BY_NO[int(ref)]
-    raise KeyError(ref)
+_card = lookup  # a Card, a slug, a number or a number as a string
 
 
 def _choice_card(value: Any) -> Card:
