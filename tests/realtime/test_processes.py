@@ -164,10 +164,8 @@ def comparable(snap: dict[str, Any]) -> dict[str, Any]:
 # -- acceptance 5: two processes, one PostgreSQL database --------------------------------
 
 
-@pytest.mark.db
+@pytest.mark.pg_only  # SQLite mode is a single process by design
 def test_move_on_one_process_reaches_socket_on_another(fresh_database, tmp_path, servers, players):
-    if fresh_database.startswith("sqlite"):
-        pytest.skip("SQLite mode is a single process by design")
     require_pg()
     a = new_server(servers, fresh_database, tmp_path, "A")
     b = new_server(servers, fresh_database, tmp_path, "B")
