@@ -14,6 +14,8 @@ The hot path works on plain lists of ints (card numbers, suit indices): `_eval`
 `score_total`, `score_hand` and every evaluation of the search. The breakdown comes
 from the readable reference scorer `_score`, and only when a `HandScore`'s `cards`
 are first read (`to_dict()`, `breakdown_lines`); tests hold `_eval` to `_score`.
+`to_dict()` of a hand with no choice made skips the breakdown: its card dicts come
+from the state `_eval` kept (`_plain_k2_cards`), and tests hold both to one output.
 Every sentence is an `N_()` template with `%(name)s` parameters; `Msg` keeps
 template and parameters apart so the web layer can translate before formatting.
 """
@@ -178,6 +180,7 @@ class _Opts:
     tie_lowest: bool
     tie_blanked: bool
     tie_rule: str
+    option_items: tuple[tuple[str, Any], ...]  # the scoring options (K2 "options")
 
 
 _OPTS_CACHE: dict[Any, _Opts] = {}
@@ -203,6 +206,7 @@ def _opts(options: RealmsOptions | None) -> _Opts:
             tie_lowest=options.tie_break == "lowest_base_total",
             tie_blanked=options.tie_break_base_counts_blanked,
             tie_rule=options.tie_break,
+            option_items=tuple(zip(SCORING_OPTION_KEYS, key, strict=True)),
         )
         _OPTS_CACHE[key] = o
     _OPTS_LAST[0] = (options, o)
@@ -767,14 +771,31 @@ def _compile_part(part: tuple[Any, ...]) -> BonusFn:
         return per
     _, points, all_names, any_names, any_suits = part
 
-    def with_(i: int, cnt: list[int], nm: set[int], *_: Any) -> int:
+    def with_(
+        i: int,
+        cnt: list[int],
+        nm: set[int],
+        suit: list[int],
+        base: list[int],
+        name: list[int],
+        act: int,
+        o: _Opts,
+    ) -> int:
         for x in all_names:
             if x not in nm:
                 return 0
-        if any_names and not any(x in nm for x in any_names):
-            return 0
-        if any_suits and not any(cnt[s] for s in any_suits):
-            return 0
+        if any_names:
+            for x in any_names:
+                if x in nm:
+                    break
+            else:
+                return 0
+        if any_suits:
+            for s in any_suits:
+                if cnt[s]:
+                    break
+            else:
+                return 0
         return points
 
     return with_
@@ -878,7 +899,16 @@ def _fast_keth(partner: int, alone: int) -> BonusFn:
     )
 
 
-def _fast_unicorn(i: int, cnt: list[int], nm: set[int], *_: Any) -> int:
+def _fast_unicorn(
+    i: int,
+    cnt: list[int],
+    nm: set[int],
+    suit: list[int],
+    base: list[int],
+    name: list[int],
+    act: int,
+    o: _Opts,
+) -> int:
     if PRINCESS in nm:
         return 30
     return 15 if (EMPRESS in nm or QUEEN in nm or ENCHANTRESS in nm) else 0
@@ -948,6 +978,11 @@ def _pen_points(p: int, i: int, suit: list[int], cnt: list[int], armyless: bool)
         c += cnt[s] - (other and own == s)
     return mult * c
 
+
+#: What `_eval` keeps of a hand: active mask, suit counts, active names, card totals,
+#: mask of the positions step 8 kept, current suits, context.
+_LeanState = tuple[int, list[int], set[int], list[int], int, list[int], _Ctx]
+_PEN_OF = [x if _HAS_PEN[x] else 0 for x in range(54)]
 
 #: The set bits of every mask of up to `_MAX_FAST` positions, lowest first.
 _MAX_FAST = 10
@@ -1125,10 +1160,20 @@ def _blank_mask(
 
 
 def _eval(
-    c: _Ctx, name: list[int], suit: list[int], base: list[int], pen: list[int], isl: int, o: _Opts
+    c: _Ctx,
+    name: list[int],
+    suit: list[int],
+    base: list[int],
+    pen: list[int],
+    isl: int,
+    o: _Opts,
+    keep: list[Any] | None = None,
 ) -> tuple[int, int]:
     """Steps 6-11 on a resolved hand: (total, tie-break value), as `_score` and
-    `_tie_value` would give them."""
+    `_tie_value` would give them. With `keep` (hands of up to `_MAX_FAST` cards), the
+    final state is appended to it: the mask of the active positions, the counts of
+    their suits, their names, the card totals, the mask of the positions step 8 kept,
+    and the current suits and `c` as given."""
     n = c.n
     if n > _MAX_FAST:  # longer than any hand: the reference scorer
         h = _Hand(c.real, name, suit, base, pen)
@@ -1151,13 +1196,13 @@ def _eval(
             selfb.append(i)
         if p in _PEN_RULES:
             pens.append(i)
-    act = (1 << n) - 1
+    full = act = (1 << n) - 1
     if blankers:
         act &= ~_blank_mask(c, name, suit, pen, blankers, isl, o)
+    kept = act  # after step 8
     cnt = [0] * 12
-    for j in range(n):
-        if act >> j & 1:
-            cnt[suit[j]] += 1
+    for j in _BITS[act]:
+        cnt[suit[j]] += 1
     if selfb:
         if len(selfb) > 1:
             selfb.sort(key=c.real.__getitem__)
@@ -1180,14 +1225,20 @@ def _eval(
                     act &= ~(1 << i)
                     cnt[suit[i]] -= 1
                     changed = True
-    names = {name[j] for j in range(n) if act >> j & 1}
-    totals = [base[j] if act >> j & 1 else 0 for j in range(n)]
+    if act == full:
+        names = set(name)
+        totals = list(base)
+    else:
+        names = {name[j] for j in _BITS[act]}
+        totals = [base[j] if act >> j & 1 else 0 for j in range(n)]
     for i, f in c.bonus:
         if act >> i & 1:
             totals[i] += f(i, cnt, names, suit, base, name, act, o)
     for i in pens:
         if act >> i & 1:
             totals[i] += _pen_points(pen[i], i, suit, cnt, c.rangers or (c.warship and suit[i] == FLOOD))
+    if keep is not None:
+        keep += (act, cnt, names, totals, kept, suit, c)
     total = sum(totals)
     if o.tie_lowest:
         pb = c.pbase
@@ -1226,6 +1277,9 @@ def choice_keys(cards: Iterable[Any]) -> list[str]:
     return _held_keys(_nos(cards))
 
 
+_CHOICE_NOS = frozenset(_CHOICE_CARD.values())
+
+
 def _held_keys(nos: Iterable[int]) -> list[str]:
     held = set(nos)
     return [k for k in CHOICE_KEYS if _CHOICE_CARD[k] in held]
@@ -1248,6 +1302,18 @@ class _Choices(NamedTuple):
     book_s: int  # suit index or -1
     island_t: int  # position or -1
     extra_given: bool  # the necromancer's card was part of `cards`
+
+    @property
+    def plain(self) -> bool:
+        """No choice made: every card is itself, nothing copied, moved or cleared by Island."""
+        return (
+            not self.necro
+            and self.dopp_t < 0
+            and not self.mirage
+            and not self.shape
+            and self.book_t < 0
+            and self.island_t < 0
+        )
 
     def as_json(self, keys: Sequence[str]) -> dict[str, Any]:
         slug = lambda no: BY_NO[no].slug  # noqa: E731
@@ -1575,6 +1641,7 @@ class HandScore:
         "_cards",
         "_ch",
         "_choices",
+        "_lean",
         "_o",
         "legal_hand",
         "options",
@@ -1602,6 +1669,8 @@ class HandScore:
         self.warning_msgs = warning_msgs
         self._cards: tuple[CardScore, ...] | None = None
         self._choices: dict[str, Any] | None = None
+        # the lean evaluation's final state of a plain hand, for `_plain_k2_cards`
+        self._lean: _LeanState | None = None
 
     @property
     def cards(self) -> tuple[CardScore, ...]:
@@ -1614,7 +1683,8 @@ class HandScore:
     def choices(self) -> Mapping[str, Any]:
         """Every choice key the hand holds, in C54 order, normalised (slugs / None)."""
         if self._choices is None:
-            self._choices = self._ch.as_json(_held_keys(self._ch.real))
+            real = self._ch.real
+            self._choices = {} if _CHOICE_NOS.isdisjoint(real) else self._ch.as_json(_held_keys(real))
         return self._choices
 
     @property
@@ -1632,21 +1702,35 @@ class HandScore:
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly the K2 response body."""
+        tie_break = self.tie_break
         return {
             "total": self.total,
             "legal_hand": self.legal_hand,
-            "warnings": list(self.warnings),
-            "options": {k: getattr(self.options, k) for k in SCORING_OPTION_KEYS},
+            "warnings": [render(w) for w in self.warning_msgs],
+            "options": dict(self._o.option_items),
             "choices": dict(self.choices),
-            "tie_break": {"rule": self.tie_break.rule, "value": self.tie_break.value},
-            "cards": [c.to_dict() for c in self.cards],
+            "tie_break": {"rule": tie_break.rule, "value": tie_break.value},
+            "cards": self._card_dicts(),
         }
 
+    def _card_dicts(self) -> list[dict[str, Any]]:
+        """The K2 "cards": straight from the lean evaluation's state when no choice was
+        made (`_plain_k2_cards`), else from the breakdown."""
+        if self._cards is None and self._lean is not None:
+            return _plain_k2_cards(list(self._ch.real), self._o, self._lean)
+        return [c.to_dict() for c in self.cards]
 
-def _fast_total(ch: _Choices, o: _Opts) -> tuple[int, int]:
+
+def _fast_total(
+    ch: _Choices, o: _Opts, keep: list[Any] | None = None, plain: bool | None = None
+) -> tuple[int, int]:
     real = list(ch.real)
+    if ch.plain if plain is None else plain:  # steps 1-5 change nothing: every card is itself
+        c = _Ctx(real)
+        suit = _PLAIN_SUIT[o.wild_suit]
+        return _eval(c, real, [suit[x] for x in real], c.pbase, [_PEN_OF[x] for x in real], -1, o, keep)
     h = _resolve(real, ch.dopp_t, ch.mirage, ch.shape, ch.book_t, ch.book_s, o)
-    return _eval(_Ctx(real), h.name, h.suit, h.base, h.pen, ch.island_t, o)
+    return _eval(_Ctx(real), h.name, h.suit, h.base, h.pen, ch.island_t, o, keep)
 
 
 def score_total(
@@ -1676,11 +1760,16 @@ def score_hand(
 
 def _build(ch: _Choices, o: _Opts, options: RealmsOptions, warn: list[Msg]) -> HandScore:
     n = len(ch.real)
-    total, tie = _fast_total(ch, o)
+    plain = ch.plain
+    lean: list[Any] = []
+    total, tie = _fast_total(ch, o, lean if plain and n <= _MAX_FAST else None, plain)
     legal = (n == 7 and not ch.necro) or (n == 8 and bool(ch.necro))
     if not legal:
         warn = [*warn, _m(N_("not a legal final hand"))]
-    return HandScore(ch, o, options, total, tie, legal, tuple(warn))
+    score = HandScore(ch, o, options, total, tie, legal, tuple(warn))
+    if lean:
+        score._lean = (lean[0], lean[1], lean[2], lean[3], lean[4], lean[5], lean[6])
+    return score
 
 
 def _card_scores(ch: _Choices, o: _Opts, total: int) -> tuple[CardScore, ...]:
@@ -1873,6 +1962,379 @@ def _card_score(h: _Hand, i: int, ch: _Choices, total: int, why: _Why) -> CardSc
 
 
 _BLANKED: Msg = _m(N_("blanked"))
+
+
+# --------------------------------------------------------------------------- K2 cards of plain hands
+#
+# `HandScore.to_dict()` of a hand with no choice made (random hands, most final hands)
+# builds its card dicts here, straight from the lean data: steps 6-11 on bitmasks as
+# in `_eval`, keeping each card's points and sentences. The sentences are the same
+# N_ templates as the breakdown's, pre-filled at import with what is fixed per card
+# (multiplier, suits, effect) and formatted positionally with the rest. Blanking
+# among blankers (a blanker matched by a blanker) takes the readable resolution for
+# its words. tests/games/realms/test_k2_plain_cards.py holds both paths to the same
+# output.
+
+
+def _prefill(text: str, fields: tuple[str, ...], **params: Any) -> str:
+    """`text` with `params` filled in and its `fields` (given in the order they appear)
+    left as positional `%s`: `_prefill(t, ("b",), a=1) % (2,) == t % {"a": 1, "b": 2}`."""
+    assert sorted(fields, key=lambda k: text.index(f"%({k})s")) == list(fields)
+    return text % {**{k: "%s" for k in fields}, **{k: str(v).replace("%", "%%") for k, v in params.items()}}
+
+
+#: A "per" part of a bonus rule: (True, mult, suits, suits counting the card itself,
+#: sentence % (points, count, cards)); a "with" part: (False, points, all_names,
+#: any_names, any_suits, the names of all_names, sentence % what; with neither
+#: any_names nor any_suits: no names and the whole sentence).
+_NotePart = tuple[Any, ...]
+
+
+def _plain_note_parts(no: int) -> tuple[_NotePart, ...]:
+    out: list[_NotePart] = []
+    for part in _RULES.get(no, ()):
+        if part[0] == _PER:
+            terms = part[2]
+            text = _prefill(
+                N_("+%(points)s = %(mult)s × %(count)s %(other)s%(what)s: %(cards)s"),
+                ("points", "count", "cards"),
+                mult=part[1],
+                other=N_("other ") if all(o for _, o in terms) else "",
+                what="/".join(_suit_name(s) for s, _ in terms),
+            )
+            own = frozenset(s for s, other in terms if not other)
+            out.append((True, part[1], tuple(s for s, _ in terms), own, text))
+        else:
+            _, points, all_names, any_names, any_suits = part
+            text = _prefill(N_("+%(points)s with %(what)s"), ("what",), points=points)
+            got = tuple(_name(x) for x in all_names)
+            if not any_names and not any_suits:  # the whole sentence is fixed
+                text, got = text % _and(got), ()
+            out.append((False, points, all_names, any_names, any_suits, got, text))
+    return tuple(out)
+
+
+_PLAIN_NOTE_PARTS: list[tuple[_NotePart, ...]] = [_plain_note_parts(no) for no in range(54)]
+#: The sentence of a bonus that is no rule part (% points).
+_EFFECT_TEXT: list[str] = [
+    "" if no == 0 else _prefill(N_("+%(points)s (%(effect)s)"), ("points",), effect=BY_NO[no].effect)
+    for no in range(54)
+]
+#: The note every card with a bonus keeps, even blanked (a clear, the word Army).
+_EXTRA_TEXT: list[str | None] = [
+    render(_EXTRA_NOTES[no]) if _HAS_BONUS[no] and no in _EXTRA_NOTES else None for no in range(54)
+]
+
+
+def _penalty_note_part(p: int, armyless: bool) -> tuple[bool, tuple[int, ...], frozenset[int], str]:
+    """(kind is "unless", counted suits, those counting the card itself, sentence:
+    % points for "unless", else % (points, count, cards))."""
+    if p not in _PEN_RULES:
+        return (False, (), frozenset(), "")
+    mult, terms, kind = _PEN_RULES[p]
+    if kind == "unless":
+        return (
+            True,
+            (),
+            frozenset(),
+            _prefill(N_("%(points)s: no %(what)s"), ("points",), what=_suit_name(terms[0][0])),
+        )
+    used = [(s, o) for s, o, army in terms if not (army and armyless)]
+    text = _prefill(
+        N_("%(points)s = %(mult)s × %(count)s %(what)s: %(cards)s"),
+        ("points", "count", "cards"),
+        mult=mult,
+        what="/".join(_suit_name(s) for s, _ in used),
+    )
+    return (False, tuple(s for s, _ in used), frozenset(s for s, o in used if not o), text)
+
+
+#: Per penalty card, without and with the word Army removed.
+_PEN_NOTE = [(_penalty_note_part(p, False), _penalty_note_part(p, True)) for p in range(54)]
+_CLEARED_TEXT = _prefill(N_("penalty cleared by %(cards)s"), ("cards",))
+_ARMY_TEXT = _prefill(N_("word Army removed by %(card)s"), ("card",))
+_SELF_BLANK_TEXT = {
+    SMOKE: render(_m(N_("blanks itself (no Flame)"))),
+    WARSHIP: render(_m(N_("blanks itself (no Flood)"))),
+}
+_DIRIGIBLE_WEATHER = render(_m(N_("blanks itself (Weather present)")))
+_DIRIGIBLE_ARMY = render(_m(N_("blanks itself (no Army)")))
+_BLANKED_BY = _prefill(N_("blanked by %(cards)s"), ("cards",))
+_BLANKED_BY_REF = _prefill(N_("blanked by %(cards)s (reference scorer)"), ("cards",))
+#: The current suit of each card number in a plain hand, by the suit of unused wilds.
+_PLAIN_SUIT = {ws: [ws if x >= SHAPESHIFTER else _PSUIT[x] for x in range(54)] for ws in (WILD, NONE)}
+#: Penalty kind by card number: 0 none, 1 blanks others, 2 may blank itself, 3 points only.
+_PEN_KIND = [
+    0 if not _HAS_PEN[x] else 1 if x in BLANKERS else 2 if x in SELF_BLANKERS else 3 for x in range(54)
+]
+#: By the suit of unused wilds and card number: the K2 dict of the card in a plain
+#: hand, active with no bonus, penalty or reason ("notes" to be given).
+_PLAIN_DICT: dict[int, list[dict[str, Any]]] = {
+    ws: [
+        {
+            "card": _SLUGS[x],
+            "acts_as_name": _NAMES[x],
+            "suit": _SUIT_KEY[suits[x]],
+            "status": "active",
+            "reason": None,
+            "base": _PBASE[x],
+            "bonus": 0,
+            "penalty": 0,
+            "total": _PBASE[x],
+            "notes": None,
+        }
+        for x in range(54)
+    ]
+    for ws, suits in _PLAIN_SUIT.items()
+}
+#: Card numbers whose bonus or penalty may score (or leave a note).
+_PLAIN_POINTS = [_HAS_BONUS[x] or x in _PEN_RULES for x in range(54)]
+
+
+def _plain_bonus_notes(
+    real: list[int], i: int, pts: int, names: set[int], suit: list[int], sm: list[int]
+) -> list[str]:
+    """The notes of the bonus of an active card of a plain hand (name = real card),
+    rendered, as `_bonus_notes` gives them; `pts` is its bonus (from `_eval`). A rule's
+    parts are counted again here, on the same active cards (`sm`: the positions of
+    each suit): every "per" rule has positive multipliers and distinct suits, so a part
+    scores iff it has a note, and the parts add up to `pts`."""
+    no = real[i]
+    notes: list[str] = []
+    parts = _PLAIN_NOTE_PARTS[no]
+    if not pts:
+        pass
+    elif parts:
+        check = 0
+        for part in parts:
+            if part[0]:
+                _, mult, suits, own, text = part
+                m = 0
+                for s in suits:
+                    m |= sm[s]
+                if suit[i] not in own:
+                    m &= ~(1 << i)
+                if m:
+                    counted = _BITS[m]
+                    points = mult * len(counted)
+                    check += points
+                    notes.append(text % (points, len(counted), ", ".join([_NAMES[real[j]] for j in counted])))
+            else:
+                _, points, all_names, any_names, any_suits, got, text = part
+                if all_names and not names.issuperset(all_names):
+                    continue
+                if any_names:  # the first one held
+                    for x in any_names:
+                        if x in names:
+                            got = (*got, _NAMES[x])
+                            break
+                    else:
+                        continue
+                if any_suits:  # the first suit held, and its first card
+                    for s in any_suits:
+                        if sm[s]:
+                            got = (*got, f"{_suit_name(s)} ({_NAMES[real[_BITS[sm[s]][0]]]})")
+                            break
+                    else:
+                        continue
+                check += points
+                notes.append(text % _and(got) if got else text)
+        assert check == pts, "a bonus rule and its notes disagree"
+    else:
+        notes.append(_EFFECT_TEXT[no] % pts)
+    extra = _EXTRA_TEXT[no]
+    if extra is not None:
+        notes.append(extra)
+    return notes
+
+
+def _plain_penalty_note(
+    real: list[int], i: int, pts: int, sm: list[int], suit: list[int], armyless: bool
+) -> str:
+    """The note of the penalty points `pts` (not 0) of an active card of a plain hand,
+    rendered, as `_penalty_note` gives it."""
+    unless, suits, own, text = _PEN_NOTE[real[i]][armyless]
+    if unless:
+        return text % pts
+    m = 0
+    for s in suits:
+        m |= sm[s]
+    if suit[i] not in own:
+        m &= ~(1 << i)
+    counted = _BITS[m]
+    return text % (pts, len(counted), ", ".join([_NAMES[real[j]] for j in counted]))
+
+
+def _plain_cleared(s: int, c: _Ctx) -> bool:
+    """Is the penalty of a card of current suit `s` cleared in a plain hand (E15)?"""
+    return (
+        c.rune or (s == FLOOD and c.mountain) or (s == WEATHER and c.cavern) or (s == BEAST and c.beastmaster)
+    )
+
+
+def _plain_cleared_text(s: int, c: _Ctx) -> str:
+    """The sentence of the clear of a card of current suit `s` in a plain hand."""
+    clearers = [
+        _NAMES[x]
+        for x, on in (
+            (MOUNTAIN, c.mountain and s == FLOOD),
+            (CAVERN, c.cavern and s == WEATHER),
+            (BEASTMASTER, c.beastmaster and s == BEAST),
+            (PROTECTION_RUNE, c.rune),
+        )
+        if on
+    ]
+    return _CLEARED_TEXT % _and(clearers)
+
+
+def _plain_k2_cards(real: list[int], o: _Opts, lean: _LeanState) -> list[dict[str, Any]]:
+    """The K2 card dicts of a hand with no choice made, as `_card_scores` gives them,
+    from what `_eval` kept of it (`lean`)."""
+    act, cnt, names, totals, kept, suit, c = lean
+    n = len(real)
+    blank_text = _plain_blank_texts(real, suit, o, c, act, kept) if act != (1 << n) - 1 else {}
+    sm = [0] * 12
+    for j in _BITS[act]:
+        sm[suit[j]] |= 1 << j
+    out: list[dict[str, Any]] = []
+    dicts = _PLAIN_DICT[o.wild_suit]
+    clearing = c.rune or c.mountain or c.cavern or c.beastmaster
+    rangers, warship = c.rangers, c.warship
+    for i in range(n):
+        no = real[i]
+        card = dicts[no].copy()
+        # steps 6-7 (E15): a clear, or the word Army removed
+        cleared = False
+        reason: str | None = None
+        if _PEN_KIND[no]:
+            s = suit[i]
+            if clearing and _plain_cleared(s, c):
+                cleared = True
+                reason = _plain_cleared_text(s, c)
+            elif (rangers or (warship and s == FLOOD)) and no in _ARMY_WORD:
+                reason = _ARMY_TEXT % _NAMES[RANGERS if rangers else WARSHIP]
+        if act >> i & 1:
+            # steps 10-11 (E19)
+            if _PLAIN_POINTS[no]:
+                penalty, note = 0, None
+                if not cleared and no in _PEN_RULES:
+                    armyless = rangers or (warship and suit[i] == FLOOD)
+                    # the card total is base + bonus + penalty: without a bonus, no recount
+                    penalty = (
+                        _pen_points(no, i, suit, cnt, armyless) if _HAS_BONUS[no] else totals[i] - _PBASE[no]
+                    )
+                    if penalty:
+                        note = _plain_penalty_note(real, i, penalty, sm, suit, armyless)
+                bonus = totals[i] - _PBASE[no] - penalty
+                notes = (
+                    _plain_bonus_notes(real, i, bonus, names, suit, sm)
+                    if bonus or _EXTRA_TEXT[no] is not None
+                    else []
+                )
+                if note is not None:
+                    notes.append(note)
+                card["bonus"] = bonus
+                card["penalty"] = penalty
+                card["total"] = totals[i]
+                card["notes"] = notes
+            else:
+                card["notes"] = []
+            if reason is not None:
+                card["reason"] = reason
+        else:
+            extra = _EXTRA_TEXT[no]
+            blanked = blank_text.get(i, _BLANKED[0])
+            card["status"] = "blanked"
+            card["reason"] = blanked if reason is None else f"{blanked}; {reason}"
+            card["base"] = card["total"] = 0
+            card["notes"] = [extra] if extra is not None else []
+        out.append(card)
+    return out
+
+
+def _plain_blank_texts(
+    real: list[int], suit: list[int], o: _Opts, c: _Ctx, act: int, kept8: int
+) -> dict[int, str]:
+    """Steps 8-9 of a plain hand again, for the sentence of each blanked position;
+    `kept8` and `act` are what `_eval` found after step 8 and after step 9."""
+    n = len(real)
+    full = (1 << n) - 1
+    rangers, warship = c.rangers, c.warship
+    # the positions whose blanking penalty is not cleared
+    blankers: list[int] = []
+    selfb: list[int] = []
+    for i, no in enumerate(real):
+        kind = _PEN_KIND[no]
+        if (kind == 1 or kind == 2) and not _plain_cleared(suit[i], c):
+            (blankers if kind == 1 else selfb).append(i)
+    kept = full
+    blank_text: dict[int, str] = {}
+    # step 8 (E16 / E17), when it blanked a card
+    if kept8 != full:
+        sm = [0] * 12
+        for j in range(n):
+            sm[suit[j]] |= 1 << j
+        hit = [0] * n
+        union = bm = 0
+        spare = o.wildfire_spares_wild
+        for b in blankers:
+            hit[b] = _hit_mask(real[b], b, real, sm, rangers or (warship and suit[b] == FLOOD), spare, full)
+            union |= hit[b]
+            bm |= 1 << b
+        if union & bm:
+            # a blanker is matched: the readable resolution, for its sentences
+            h = _Hand(real, real, suit, [0] * n, [_PEN_OF[x] for x in real])
+            _clears(h, -1)
+            h.active = [True] * n
+            why = _Why()
+            _blank_others(h, o, why)
+            kept = sum([1 << j for j in range(n) if h.active[j]])
+            blank_text = {x: render(msg) for x, msg in why.blank.items()}
+        else:
+            # every blanker is kept; E16 goes by position, so the blankers before x are
+            # kept when x is reached, the others one round later
+            kept = full & ~union
+            if len(blankers) == 1:  # one sentence for every card it blanks
+                sentence = (_BLANKED_BY_REF if o.reference else _BLANKED_BY) % _NAMES[real[blankers[0]]]
+                blank_text = dict.fromkeys(_BITS[union], sentence)
+            else:
+                for x in _BITS[union]:
+                    by = [b for b in blankers if hit[b] >> x & 1]
+                    if o.reference:
+                        blank_text[x] = _BLANKED_BY_REF % ", ".join([_NAMES[real[b]] for b in by])
+                    else:
+                        by = [b for b in by if b < x] or by
+                        blank_text[x] = _BLANKED_BY % ", ".join([_NAMES[real[b]] for b in by])
+    assert kept == kept8, "the lean evaluation and the breakdown disagree"
+    # step 9 (E18), by card number
+    if selfb:
+        cnt = [0] * 12
+        for j in _BITS[kept]:
+            cnt[suit[j]] += 1
+        if len(selfb) > 1:
+            selfb = sorted(selfb, key=real.__getitem__)
+        changed = True
+        while changed:
+            changed = False
+            for i in selfb:
+                if not kept >> i & 1:
+                    continue
+                p = real[i]
+                text: str | None = None
+                if p in _SELF_BLANK_TEXT:
+                    if not cnt[FLAME if p == SMOKE else FLOOD]:
+                        text = _SELF_BLANK_TEXT[p]
+                elif cnt[WEATHER]:
+                    text = _DIRIGIBLE_WEATHER
+                elif not cnt[ARMY] and not (rangers or (warship and suit[i] == FLOOD)):
+                    text = _DIRIGIBLE_ARMY
+                if text is not None:
+                    kept &= ~(1 << i)
+                    cnt[suit[i]] -= 1
+                    blank_text[i] = text
+                    changed = True
+    assert kept == act, "the lean evaluation and the breakdown disagree"
+    return blank_text
 
 
 # --------------------------------------------------------------------------- ranking
