@@ -139,7 +139,12 @@ def option_fields(game: Game) -> list[dict[str, Any]]:
     for name, info in game.Options.model_fields.items():
         ann = info.annotation
         args = typing.get_args(ann)
-        field: dict[str, Any] = {"name": name, "help": info.description or "", "default": info.default}
+        field: dict[str, Any] = {
+            "name": name,
+            "label": info.title or name.replace("_", " "),
+            "help": info.description or "",
+            "default": info.default,
+        }
         if typing.get_origin(ann) is typing.Literal:
             field.update(kind="choice", choices=list(args))
         elif ann is bool:
