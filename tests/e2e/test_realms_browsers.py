@@ -24,7 +24,14 @@ from typing import Any
 import pytest
 
 from app.games.realms.cards import BY_SLUG, by_no
-from tests.e2e.test_two_browsers import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, Person, require_chromium
+from tests.e2e.test_two_browsers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    WAIT_MS,
+    Person,
+    open_table_for_two,
+    require_chromium,
+)
 from tests.support.server import ServerProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("servers")]
@@ -143,43 +150,10 @@ def play_a_game(server: ServerProcess, browser: Any) -> None:
     bob = Player(browser, server.base_url, "bob")
     bob.page.set_viewport_size(PHONE)  # player 2 plays on a phone-sized page
 
-    # Player 1: an account through the register form, then a realms table for two.
-    ann.page.goto("/register")
-    ann.page.fill("#name", "Ann")
-    ann.page.fill("#password", "correct horse battery")
-    ann.page.get_by_role("button", name="Create my account").click()
-    ann.page.wait_for_url(f"{server.base_url}/")
-    ann.page.goto("/tables/new")
-    if ann.page.input_value("#game-pick") != "realms":
-        with ann.page.expect_navigation():
-            ann.page.select_option("#game-pick", "realms")  # the form submits itself on change
-    assert ann.page.input_value("#game-pick") == "realms"
-    ann.page.select_option("#seats", "2")
-    assert ann.page.input_value("#opt-two_player_variant") == "seed"  # the default, kept
-    ann.page.get_by_role("button", name="Create the table").click()
-    ann.page.wait_for_url(re.compile(r"/tables/\d+$"))
-    table_id = int(ann.page.url.rsplit("/", 1)[1])
-    invite = ann.page.input_value("#invite-link")
-    assert invite.startswith(f"{server.base_url}/invite/"), invite
-    expect(ann.live()).to_have_attribute("data-status", "waiting")
-    ann.mark_page()
+    def keeps_the_seed_variant(page: Any) -> None:
+        assert page.input_value("#opt-two_player_variant") == "seed"  # the default, kept
 
-    # Player 2 follows the invite link and plays as a guest.
-    bob.page.goto(invite)
-    bob.page.fill("#guest-name", "Bob")
-    bob.page.get_by_role("button", name="Play as a guest").click()
-    bob.page.wait_for_url(f"{server.base_url}/tables/{table_id}")
-    expect(bob.live()).to_have_attribute("data-status", "waiting")
-    bob.mark_page()
-    expect(ann.live().locator(".seats")).to_contain_text("Bob")
-    ann.assert_not_reloaded()
-
-    # Player 1 starts (a plain form post: player 1's page navigates); player 2's page follows live.
-    ann.live().get_by_role("button", name="Start the game").click()
-    expect(ann.live()).to_have_attribute("data-status", "playing")
-    ann.mark_page()
-    expect(bob.live()).to_have_attribute("data-status", "playing")
-    bob.assert_not_reloaded()
+    table_id = open_table_for_two(server, ann, bob, "realms", keeps_the_seed_variant)
 
     people = {0: ann, 1: bob}
     assert ann.state(table_id)["seat"] == 0 and bob.state(table_id)["seat"] == 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -140,25 +140,27 @@ def test_two_browsers_play_live_and_never_see_each_others_hand(server, browser):
         raise AssertionError(f"{exc}\n----- server log ({server.log_path}) -----\n{log}") from exc
 
 
-def play_a_game(server: ServerProcess, browser: Any) -> None:
+def open_table_for_two(
+    server: ServerProcess, ann: Person, bob: Person, game: str, on_form: Callable[[Any], None] | None = None
+) -> int:
+    """Through the pages only: Ann registers and creates a 2-seat table of `game`,
+    Bob follows the invite link as a guest, Ann starts; both pages follow live.
+    `on_form` may inspect the create-table form before it is sent."""
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=WAIT_MS)
-    ann = Person(browser, server.base_url, "ann")
-    bob = Person(browser, server.base_url, "bob")
-
-    # Player 1: an account through the register form, then a tally table for two.
     ann.page.goto("/register")
     ann.page.fill("#name", "Ann")
     ann.page.fill("#password", "correct horse battery")
     ann.page.get_by_role("button", name="Create my account").click()
     ann.page.wait_for_url(f"{server.base_url}/")
     ann.page.goto("/tables/new")
-    if ann.page.input_value("#game-pick") != "tally":
+    if ann.page.input_value("#game-pick") != game:
         with ann.page.expect_navigation():
-            ann.page.select_option("#game-pick", "tally")  # the form submits itself on change
-    assert ann.page.input_value("#game-pick") == "tally"
+            ann.page.select_option("#game-pick", game)  # the form submits itself on change
+    assert ann.page.input_value("#game-pick") == game
     ann.page.select_option("#seats", "2")
+    if on_form is not None:
+        on_form(ann.page)
     ann.page.get_by_role("button", name="Create the table").click()
     ann.page.wait_for_url(re.compile(r"/tables/\d+$"))
     table_id = int(ann.page.url.rsplit("/", 1)[1])
@@ -186,6 +188,17 @@ def play_a_game(server: ServerProcess, browser: Any) -> None:
     ann.mark_page()
     expect(bob.live()).to_have_attribute("data-status", "playing")
     bob.assert_not_reloaded()
+    return table_id
+
+
+def play_a_game(server: ServerProcess, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=WAIT_MS)
+    ann = Person(browser, server.base_url, "ann")
+    bob = Person(browser, server.base_url, "bob")
+
+    table_id = open_table_for_two(server, ann, bob, "tally")
 
     people = {0: ann, 1: bob}
     assert ann.state(table_id)["seat"] == 0 and bob.state(table_id)["seat"] == 1
