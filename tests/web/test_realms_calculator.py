@@ -113,7 +113,7 @@ async def test_best_endpoint_finds_the_mirage_choice(client):
     assert scored.json()["total"] == best["total"]
 
 
-async def test_calculator_page_restores_a_shared_url(client):
+async def test_k1_calculator_page_restores_a_shared_url(client):
     url = (
         "/realms/calculator?cards=mountain,great-flood,smoke,whirlwind,air-elemental,wildfire,mirage"
         "&mirage=rainstorm"
@@ -181,3 +181,29 @@ async def test_calculator_page_offers_pins_and_a_discard_area(client):
     html = (await client.get(url)).text
     assert 'name="pin" value="necromancer"' in html
     assert '<option value="dragon" selected>' in html
+
+
+async def test_k4_score_and_best_need_no_account_and_store_nothing(app, client):
+    from sqlalchemy import func, select
+
+    from app.store.models import GameTable, User
+
+    body = {"cards": ["mountain", "great-flood", "smoke", "whirlwind", "air-elemental", "wildfire", "mirage"]}
+    assert (await client.post("/api/realms/score", json=body)).status_code == 200
+    assert (await client.post("/api/realms/best", json=body)).status_code == 200
+    async with app.state.rt.sm() as db:
+        assert await db.scalar(select(func.count(User.id))) == 0
+        assert await db.scalar(select(func.count(GameTable.id))) == 0
+
+
+async def test_e22_stored_result_is_public_after_the_reveal(app, client, make_client):
+    """E22: once revealed, every seat's K2 breakdown is public, spectators included."""
+    await register(client, "ann")
+    table = await new_table(client, game="realms", bots=1, options={"two_player_variant": "none"})
+    done = await _play_to_end(app, client, table["id"])
+    eve = make_client()
+    await register(eve, "eve")
+    seen = (await eve.get(f"/api/tables/{table['id']}")).json()
+    assert seen["seat"] is None and seen["result"] == done["result"]
+    assert [s["hand"] for s in seen["view"]["scores"]] == [s["hand"] for s in done["view"]["scores"]]
+    assert all({"total", "cards", "choices", "tie_break"} <= set(s) for s in seen["view"]["scores"])
