@@ -17,21 +17,14 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.games.realms.cards import BY_SLUG, by_no
-from tests.e2e.test_two_browsers import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    WAIT_MS,
-    Person,
-    open_table_for_two,
-    require_chromium,
-)
+from tests.e2e.conftest import WAIT_MS
+from tests.e2e.test_two_browsers import Person, open_table_for_two
 from tests.support.server import ServerProcess
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("servers")]
@@ -46,25 +39,6 @@ EFFECT_TEXT = re.compile(r'<span class="card-effect">[^<]*</span>')
 # The "Why" cells of the holder's own score preview quote those card texts too ("+40 (+15 with a
 # Leader, or +40 with a Leader and Sword of Keth)"). The card of each line stays checked (its <th>).
 WHY_CELL = re.compile(r"<td>[^<]*</td>")
-
-
-@pytest.fixture
-def server(fresh_database: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    with ServerProcess(fresh_database, log_dir=tmp_path, name="web") as running:
-        yield running
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def name_of(slug: str) -> str:

@@ -89,3 +89,17 @@ NO_CHOICE_HANDS = [
     ["mountain", "cavern", "wildfire", "rangers", "beastmaster", "basilisk", "warship"],
     ["light-cavalry", "dwarvish-infantry", "warlock-lord", "swamp", "smoke", "hydra", "empress"],
 ]
+
+
+def strings(data: object) -> set[str]:
+    """Every JSON string value in data (for leak checks on views)."""
+    out: set[str] = set()
+    if isinstance(data, str):
+        out.add(data)
+    elif isinstance(data, dict):
+        for v in data.values():
+            out |= strings(v)
+    elif isinstance(data, list | tuple):
+        for v in data:
+            out |= strings(v)
+    return out

@@ -14,6 +14,7 @@ from app.games.base import IllegalMove
 from app.games.realms import GAME, rules
 from app.games.realms.options import RealmsOptions
 from app.games.realms.state import RealmsState, all_slugs
+from tests.games.realms.helpers import strings
 
 MAX_MOVES = 600
 
@@ -35,19 +36,6 @@ def table_setups() -> st.SearchStrategy[tuple[int, dict[str, Any]]]:
             },
         )
     )
-
-
-def strings(data: object) -> set[str]:
-    out: set[str] = set()
-    if isinstance(data, str):
-        out.add(data)
-    elif isinstance(data, dict):
-        for v in data.values():
-            out |= strings(v)
-    elif isinstance(data, list | tuple):
-        for v in data:
-            out |= strings(v)
-    return out
 
 
 def random_move(rng: random.Random, state: RealmsState, seat: int) -> dict[str, Any]:

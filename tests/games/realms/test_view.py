@@ -9,7 +9,15 @@ from app.games.realms import GAME, rules
 from app.games.realms.options import RealmsOptions
 from app.games.realms.state import all_slugs
 from app.games.realms.view import hidden_from, view
-from tests.games.realms.helpers import NO_CHOICE_HANDS, ended_state, filler, log_texts, make_state, play
+from tests.games.realms.helpers import (
+    NO_CHOICE_HANDS,
+    ended_state,
+    filler,
+    log_texts,
+    make_state,
+    play,
+    strings,
+)
 
 TAKE_DECK = {"action": "take", "source": "deck"}
 
@@ -37,20 +45,6 @@ KEYS = {
     "scores",
     "log",
 }
-
-
-def strings(data: object) -> set[str]:
-    """Every JSON string value in data."""
-    out: set[str] = set()
-    if isinstance(data, str):
-        out.add(data)
-    elif isinstance(data, dict):
-        for v in data.values():
-            out |= strings(v)
-    elif isinstance(data, list | tuple):
-        for v in data:
-            out |= strings(v)
-    return out
 
 
 def three() -> list[list[str]]:
