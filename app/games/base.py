@@ -153,6 +153,9 @@ class Game(Protocol):
     max_players: ClassVar[int]
     Options: ClassVar[type[BaseModel]]
     Move: ClassVar[TypeAdapter[Any]]  # discriminated union of pydantic models
+    # Per-seat private preferences (e.g. Fantasy's react_pref), or None. They
+    # live with the seat, not in the rules state, and each player edits his own.
+    Prefs: ClassVar[type[BaseModel] | None]
 
     def setup(self, seats: int, options: BaseModel, rng: random.Random) -> Any: ...
 
@@ -179,6 +182,17 @@ class Game(Protocol):
         """The move to make if the seats to act wait too long, or None."""
         ...
 
+    def auto_move(self, state: Any, seat: int, prefs: BaseModel | None) -> Any | None:
+        """A move the server makes for `seat` at once, on its behalf, or None.
+
+        For answers that need no thought: passing a reaction window the
+        player's preferences say to pass, or the only legal move. It may read
+        only public information and `prefs` (never the seat's hand), so that
+        how fast the table moves on reveals nothing. The platform applies it
+        in the same transaction as the move that made it due, recorded as a
+        move of its own."""
+        ...
+
     def dump_state(self, state: Any) -> JSON: ...
 
     def load_state(self, data: JSON) -> Any: ...
@@ -190,6 +204,18 @@ class Game(Protocol):
 
 def dump_move(game: Game, move: Any) -> JSON:
     return game.Move.dump_python(move, mode="json")
+
+
+def parse_prefs(game: Game, data: Any) -> BaseModel | None:
+    """The seat's stored preferences as the game's Prefs model (defaults when
+    absent or no longer valid: a preference must never block a table)."""
+    prefs_model = getattr(game, "Prefs", None)
+    if prefs_model is None:
+        return None
+    try:
+        return prefs_model.model_validate(data or {})
+    except ValueError:
+        return prefs_model()
 
 
 def parse_move(game: Game, data: Any) -> Any:

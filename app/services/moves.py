@@ -20,7 +20,7 @@ from app.services.errors import (
     StaleVersion,
 )
 from app.services.runtime import Runtime, rng_for
-from app.services.tables import _write_state, game_or_error, load_table, seat_of, snapshot
+from app.services.tables import _write_state, game_or_error, load_table, seat_of, settle, snapshot
 from app.store.models import GameTable, MoveRecord, User
 
 log = logging.getLogger("feytable.moves")
@@ -141,6 +141,7 @@ async def _submit(
                     actor="timeout" if timeout is not None else "bot" if bot_seat is not None else "player",
                 )
             )
+            new_state, seq = settle(db, game, table, new_state, seq)
             await db.flush()
             # Compare-and-set: the UPDATE carries "WHERE version = <the version we
             # read>" (version_id_col), so a racing writer can never both land.

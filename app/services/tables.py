@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -12,10 +13,12 @@ from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.games import registry
-from app.games.base import N_, Game, dump_move
+from app.games.base import N_, Game, IllegalMove, dump_move, parse_prefs
 from app.services.errors import BadRequest, Conflict, Forbidden, Invalid, NotFound, table_not_found
 from app.services.runtime import Runtime, rng_for
-from app.store.models import GameTable, Seat, User
+from app.store.models import GameTable, MoveRecord, Seat, User
+
+log = logging.getLogger("feytable.tables")
 
 
 def hash_token(token: str) -> str:
@@ -256,11 +259,42 @@ async def start(rt: Runtime, user: User, table_id: int) -> None:
         table.seat_count = len(filled)
         options = game.Options.model_validate(table.options)
         state = game.setup(len(filled), options, rng_for(table.seed, 0))
-        _write_state(game, table, state, 0)
         table.status = "playing"
-        await rt.hub.in_transaction(db, table.id, 0)
-    rt.hub.after_commit(table_id, 0)
+        state, version = settle(db, game, table, state, 0)
+        _write_state(game, table, state, version)
+        await rt.hub.in_transaction(db, table.id, version)
+    rt.hub.after_commit(table_id, version)
     rt.bots.kick(table_id)
+
+
+MAX_AUTO_MOVES = 500  # a guard against a game whose auto moves never stop
+
+
+def settle(db: AsyncSession, game: Game, table: GameTable, state: Any, version: int) -> tuple[Any, int]:
+    """Apply the moves the server makes on the seats' behalf (Game.auto_move),
+    each recorded as a move of its own, until none is due. Runs inside the
+    caller's transaction: they land with the move that made them due, or not
+    at all. Returns the new state and version."""
+    prefs = {s.index: parse_prefs(game, s.prefs) for s in table.seats}
+    for _ in range(MAX_AUTO_MOVES):
+        if game.result(state) is not None:
+            break
+        for seat in sorted(game.to_act(state)):
+            move = game.auto_move(state, seat, prefs.get(seat))
+            if move is not None:
+                break
+        else:
+            break
+        try:
+            state = game.apply(state, seat, move, rng_for(table.seed, version + 1))
+        except IllegalMove:  # a game bug: leave the seat to answer by hand
+            log.exception("auto move refused at table %s (%s)", table.id, game.id)
+            break
+        version += 1
+        db.add(
+            MoveRecord(table_id=table.id, seq=version, seat=seat, move=dump_move(game, move), actor="auto")
+        )
+    return state, version
 
 
 def _write_state(game: Game, table: GameTable, state: Any, version: int) -> None:
@@ -380,7 +414,54 @@ def snapshot(table: GameTable, user_id: int | None) -> dict[str, Any]:
         "result": table.result if table.status == "finished" else None,
         "rematch_id": table.rematch_id,
         "deadline": _as_utc(table.timer_due_at).isoformat() if table.timer_due_at else None,
+        "prefs": _my_prefs(game, table, seat),
     }
+
+
+def _my_prefs(game: Game, table: GameTable, seat: int | None) -> dict[str, Any] | None:
+    """The caller's own seat preferences (never anyone else's)."""
+    if seat is None:
+        return None
+    prefs = parse_prefs(game, table.seats[seat].prefs if seat < len(table.seats) else None)
+    return prefs.model_dump(mode="json") if prefs is not None else None
+
+
+async def set_prefs(rt: Runtime, user: User, table_id: int, data: Any) -> None:
+    """A player changes his own seat preferences. If that makes an automatic
+    answer due now (e.g. "never ask me" while a window waits on him), it is
+    made at once, in the same transaction."""
+    async with rt.sm.begin() as db:
+        table = await load_table(db, table_id, lock=True)
+        game = game_or_error(table.game)
+        seat = seat_of(table, user.id)
+        if seat is None:
+            raise Forbidden("no_seat", N_("You have no seat at this table."))
+        prefs_model = getattr(game, "Prefs", None)
+        if prefs_model is None:
+            raise BadRequest("no_prefs", N_("This game has no seat preferences."))
+        if not isinstance(data, dict):
+            raise Invalid("bad_prefs", N_("Preferences must be a JSON object."))
+        try:
+            prefs = prefs_model.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            raise Invalid(
+                "bad_prefs",
+                N_("That preference is not valid: %(problem)s"),
+                problem=f"{'.'.join(str(p) for p in first.get('loc', ()))}: {first.get('msg', '')}",
+            ) from None
+        table.seats[seat].prefs = prefs.model_dump(mode="json")
+        before = version = table.version
+        if table.status == "playing" and table.state is not None:
+            state, version = settle(db, game, table, game.load_state(table.state), table.version)
+            if version != table.version:
+                _write_state(game, table, state, version)
+        await db.flush()
+        if version != before:
+            await rt.hub.in_transaction(db, table.id, version)
+    if version != before:
+        rt.hub.after_commit(table_id, version)
+        rt.bots.kick(table_id)
 
 
 def _as_utc(moment: datetime) -> datetime:

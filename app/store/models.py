@@ -94,6 +94,9 @@ class Seat(Base):
     index: Mapped[int] = mapped_column(Integer)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The player's private preferences for this game (Game.Prefs), e.g. when
+    # to be asked to react. Only that player sees or edits them.
+    prefs: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
 
     table: Mapped[GameTable] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship(lazy="selectin")
@@ -115,7 +118,7 @@ class MoveRecord(Base):
     seat: Mapped[int] = mapped_column(Integer)
     move: Mapped[dict[str, Any]] = mapped_column(JsonType)
     by_host: Mapped[bool] = mapped_column(Boolean, default=False)
-    actor: Mapped[str] = mapped_column(String(16), default="player")  # player | bot
+    actor: Mapped[str] = mapped_column(String(16), default="player")  # player | bot | timeout | auto
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 

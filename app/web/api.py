@@ -99,6 +99,9 @@ class TableState(BaseModel):
     deadline: str | None = Field(
         None, description="When the server acts for the waiting seats (ISO 8601), if ever."
     )
+    prefs: dict[str, Any] | None = Field(
+        None, description="The caller's own seat preferences, for games that have some."
+    )
 
 
 class ErrorOut(BaseModel):
@@ -239,6 +242,15 @@ async def new_invite(rt: RuntimeDep, user: CurrentUser, table_id: int) -> dict[s
 @router.delete("/tables/{table_id}/invite", status_code=204, responses=ERRORS)
 async def revoke_invite(rt: RuntimeDep, user: CurrentUser, table_id: int) -> Response:
     await tables.revoke_invite(rt, user, table_id)
+    return Response(status_code=204)
+
+
+@router.put("/tables/{table_id}/prefs", status_code=204, responses=ERRORS)
+async def set_prefs(
+    rt: RuntimeDep, user: CurrentUser, table_id: int, body: Annotated[dict[str, Any], Body()]
+) -> Response:
+    """Change my own seat preferences (e.g. when to be asked to react)."""
+    await tables.set_prefs(rt, user, table_id, body)
     return Response(status_code=204)
 
 

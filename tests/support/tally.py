@@ -37,6 +37,7 @@ class TallyGame:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     Options: ClassVar[type[BaseModel]] = TallyOptions
+    Prefs: ClassVar[type[BaseModel] | None] = None
     Move: ClassVar[TypeAdapter[Any]] = TypeAdapter(Play)
 
     def setup(self, seats: int, options: BaseModel, rng: random.Random) -> dict[str, Any]:
@@ -137,6 +138,9 @@ class TallyGame:
         seat = state["active"]
         lowest = min(state["hands"][seat], key=lambda c: int(c[1:]))
         return Timeout(f"turn:{sum(state['turns'])}", float(limit), seat, Play(card=lowest))
+
+    def auto_move(self, state: dict[str, Any], seat: int, prefs: BaseModel | None) -> Any | None:
+        return None
 
     def dump_state(self, state: dict[str, Any]) -> dict[str, Any]:
         return state

@@ -20,6 +20,7 @@ class RealmsGame:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
     Options: ClassVar[type[BaseModel]] = RealmsOptions
+    Prefs: ClassVar[type[BaseModel] | None] = None
     Move: ClassVar[TypeAdapter[Any]] = rules.MOVE_ADAPTER
 
     def setup(self, seats: int, options: BaseModel, rng: random.Random) -> RealmsState:
@@ -54,6 +55,9 @@ class RealmsGame:
         if state.phase != "final_choices" or minutes is None:
             return None
         return Timeout("final_choices", minutes * 60.0, 0, rules.ForceFinalChoices(), as_host=True)
+
+    def auto_move(self, state: RealmsState, seat: int, prefs: BaseModel | None) -> Any | None:
+        return None
 
     def dump_state(self, state: RealmsState) -> JSON:
         return state_module.dump_state(state)
