@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import BaseModel
 
 from app.games import registry
 from app.games.base import Game
@@ -133,28 +134,67 @@ async def next_table(
     return _see_other(f"/tables/{target}" if target else "/?none_waiting=1")
 
 
-def option_fields(game: Game) -> list[dict[str, Any]]:
-    """The create-table form's controls, straight from the game's Options model."""
+def option_fields(
+    model: Game | type[BaseModel], values: dict[str, Any] | None = None, prefix: str = ""
+) -> list[dict[str, Any]]:
+    """Form controls straight from a pydantic model (a game's Options or
+    Prefs); a nested model becomes one control per field, named `a.b`."""
+    if not isinstance(model, type):
+        model = model.Options
+    values = values or {}
     fields = []
-    for name, info in game.Options.model_fields.items():
+    for name, info in model.model_fields.items():
         ann = info.annotation
         args = typing.get_args(ann)
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
         field: dict[str, Any] = {
-            "name": name,
+            "name": prefix + name,
             "label": info.title or name.replace("_", " "),
             "help": info.description or "",
-            "default": info.default,
+            "default": values.get(name, info.default),
+            "choice_labels": extra.get("choice_labels") or {},
         }
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            default = info.default if isinstance(info.default, BaseModel) else ann()
+            nested = {**default.model_dump(), **(values.get(name) or {})}
+            fields.extend(option_fields(ann, nested, f"{prefix}{name}."))
+            continue
         if typing.get_origin(ann) is typing.Literal:
             field.update(kind="choice", choices=list(args))
         elif ann is bool:
             field.update(kind="bool")
         elif ann is int or (int in args):
-            field.update(kind="int", optional=type(None) in args)
+            bounds = {k: getattr(m, k) for m in info.metadata for k in ("ge", "le") if hasattr(m, k)}
+            field.update(
+                kind="int", optional=type(None) in args, minimum=bounds.get("ge"), maximum=bounds.get("le")
+            )
         else:
             field.update(kind="text")
         fields.append(field)
     return fields
+
+
+def form_values(fields: list[dict[str, Any]], form: Any, prefix: str = "opt_") -> dict[str, Any]:
+    """The submitted values of `option_fields` controls, nested back by `a.b`
+    names; the model validates them afterwards."""
+    values: dict[str, Any] = {}
+    for field in fields:
+        raw = form.get(prefix + field["name"])
+        if raw is None:
+            continue
+        raw = str(raw)
+        if field["kind"] == "bool":
+            value: Any = raw == "true"
+        elif field["kind"] == "int":
+            value = None if raw.strip() == "" else raw
+        else:
+            value = raw
+        *parents, leaf = field["name"].split(".")
+        target = values
+        for part in parents:
+            target = target.setdefault(part, {})
+        target[leaf] = value
+    return values
 
 
 @router.get("/tables/new", response_class=HTMLResponse)
@@ -182,19 +222,7 @@ async def new_table_form(rt: RuntimeDep, request: Request, user: CurrentUser) ->
         seats = int(str(form.get("seats", "")))
     except ValueError:
         seats = -1
-    options: dict[str, Any] = {}
-    if game is not None:
-        for field in option_fields(game):
-            raw = form.get(f"opt_{field['name']}")
-            if raw is None:
-                continue
-            raw = str(raw)
-            if field["kind"] == "bool":
-                options[field["name"]] = raw == "true"
-            elif field["kind"] == "int":
-                options[field["name"]] = None if raw.strip() == "" else raw
-            else:
-                options[field["name"]] = raw
+    options = form_values(option_fields(game), form) if game is not None else {}
     try:
         table, token = await tables.create_table(rt, user, game_id, seats, options)
     except ServiceError as exc:
@@ -229,7 +257,29 @@ async def table_page(rt: RuntimeDep, request: Request, user: OptionalUser, table
         board=_board(snap),
         invite=tables.invite_url(rt, token) if token and snap["status"] == "waiting" else None,
         error=None,
+        prefs_fields=_prefs_fields(snap),
+        prefs_saved=request.query_params.get("prefs") == "saved",
     )
+
+
+def _prefs_fields(snap: dict[str, Any]) -> list[dict[str, Any]]:
+    """My seat's preferences as form controls, for games that have some."""
+    game = registry.get(snap["game"])
+    prefs_model = getattr(game, "Prefs", None)
+    if prefs_model is None or snap.get("seat") is None or snap["status"] == "finished":
+        return []
+    return option_fields(prefs_model, snap.get("prefs") or {})
+
+
+@router.post("/tables/{table_id}/prefs")
+async def prefs_form(rt: RuntimeDep, request: Request, user: CurrentUser, table_id: int) -> Response:
+    snap = await tables.get_snapshot(rt, table_id, user)
+    values = form_values(_prefs_fields(snap), await request.form(), prefix="pref_")
+    try:
+        await tables.set_prefs(rt, user, table_id, values)
+    except ServiceError as exc:
+        return page(request, "error.html", status_code=exc.status, message=render(exc.message, exc.params))
+    return _see_other(f"/tables/{table_id}?prefs=saved")
 
 
 def _board(snap: dict[str, Any]) -> str:

@@ -3,6 +3,8 @@ that are pushed as fragments (jinja2-fragments renders a single block)."""
 
 from __future__ import annotations
 
+import functools
+import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -41,19 +43,40 @@ def _make_env() -> Environment:
     return env
 
 
-def log_line(entry: dict[str, Any], seats: list[dict[str, Any]]) -> str:
-    """A log entry in words; a `player` param becomes that seat's display name."""
-    params = dict(entry.get("params") or {})
+def seat_name(seats: list[dict[str, Any]], seat: int) -> str:
+    if 0 <= seat < len(seats) and seats[seat].get("name"):
+        return str(seats[seat]["name"])
+    return render_message("Bot %(n)s", {"n": seat + 1})
+
+
+def _param(value: Any, seats: list[dict[str, Any]], game_id: str | None) -> Any:
+    """A message parameter in words: {"seat": n} is that player's name,
+    {"card": id} the card's display name, a list of them a comma list."""
+    if isinstance(value, list):
+        return ", ".join(str(_param(v, seats, game_id)) for v in value)
+    if isinstance(value, dict):
+        if isinstance(value.get("seat"), int):
+            return seat_name(seats, value["seat"])
+        if isinstance(value.get("card"), str):
+            cards = cards_of(game_id) if game_id else None
+            name = getattr(cards, "display_name", None)
+            return render_message(name(value["card"])) if name else value["card"]
+    return value
+
+
+def log_line(entry: dict[str, Any], seats: list[dict[str, Any]], game_id: str | None = None) -> str:
+    """A log entry or prompt in words (see `_param`). The older convention, a
+    `player` param with a `seat` number beside it, still works."""
+    params = {k: _param(v, seats, game_id) for k, v in (entry.get("params") or {}).items()}
     seat = params.get("seat")
-    if "player" in params and isinstance(seat, int) and 0 <= seat < len(seats):
-        params["player"] = seats[seat].get("name") or render_message("Bot %(n)s", {"n": seat + 1})
+    if "player" in params and isinstance(seat, int) and not isinstance(seat, bool):
+        params["player"] = seat_name(seats, seat)
     return render_message(entry.get("text", ""), params)
 
 
+@functools.cache
 def cards_of(game_id: str) -> Any:
     """The card data of a game (every game package has a `cards` module)."""
-    import importlib
-
     try:
         return importlib.import_module(f"app.games.{game_id}.cards")
     except ImportError:
