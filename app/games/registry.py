@@ -30,6 +30,8 @@ def _load_builtin() -> None:
     if _loaded:
         return
     _loaded = True
+    from app.games.fantasy import GAME as fantasy
     from app.games.realms import GAME as realms
 
     register(realms)
+    register(fantasy)
