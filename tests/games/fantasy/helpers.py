@@ -229,3 +229,17 @@ def random_attempt(rng: random.Random, state: FantasyState) -> dict[str, Any]:
             {"action": "choose_cards", "cards": [card]},
         ]
     )
+
+
+def fill(
+    count: int, *, used: Iterable[str], races: Iterable[str] = ("korrigan", "lutin", "elfe", "dryade")
+) -> list[str]:
+    """`count` creature ids of these races that are not in `used` (to pad Forests, hands and decks)."""
+    used = set(used)
+    out = [f"{r}-{i}" for r in races for i in range(1, 9) if f"{r}-{i}" not in used]
+    assert len(out) >= count
+    return out[:count]
+
+
+def names(*seats: int) -> list[dict[str, int]]:
+    return [{"seat": s} for s in seats]
