@@ -191,6 +191,10 @@ def _log(state: FantasyState, *entries: dict) -> dict[str, Any]:
     return {"log": (*state.log, *entries)}
 
 
+def _described(d: Mapping[str, Any]) -> dict:
+    return _entry(d["text"], **d["params"])
+
+
 def _cards(cards: Iterable[str]) -> list[dict[str, str]]:
     return [C(c) for c in cards]
 
@@ -657,7 +661,7 @@ def _play_creature(state: FantasyState, seat: int, m: PlayCreature, rng: random.
         )
         laid = laid.model_copy(update=_log(laid, _entry(text, card=C(m.card))))
         return _end_turn(laid, rng)
-    laid = laid.model_copy(update={"chain": (item,), **_log(laid, _entry(**describe(laid, item, 0)))})
+    laid = laid.model_copy(update={"chain": (item,), **_log(laid, _described(describe(laid, item, 0)))})
     return _open(laid, rng)
 
 
@@ -704,7 +708,7 @@ def _play_bieres(state: FantasyState, seat: int, m: PlayBieres, rng: random.Rand
             update=_log(new, _entry(N_("%(target)s has no awake Homme: nothing happens."), target=P(tp)))
         )
         return _end_turn(new, rng)
-    new = new.model_copy(update={"chain": (item,), **_log(new, _entry(**describe(new, item, 0)))})
+    new = new.model_copy(update={"chain": (item,), **_log(new, _described(describe(new, item, 0)))})
     return _open(new, rng)
 
 
@@ -742,7 +746,7 @@ def _react(state: FantasyState, seat: int, move: ReactFee | ReactPass, rng: rand
             "window": None,
         }
     )
-    new = new.model_copy(update=_log(new, _entry(**describe(new, item, len(new.chain) - 1))))
+    new = new.model_copy(update=_log(new, _described(describe(new, item, len(new.chain) - 1))))
     return _open(new, rng)
 
 
