@@ -24,6 +24,18 @@ class Settings(BaseSettings):
     bot_delay: float = Field(1.0, ge=0)
     # How often each process looks for waits that ran out (seconds; 0 = never).
     deadline_poll: float = Field(30.0, ge=0)
+    # Notices: how often each process sends queued notices, and looks for
+    # per-turn deadlines, reminders and digests (seconds; 0 = never).
+    delivery_poll: float = Field(5.0, ge=0)
+    turn_deadline_poll: float = Field(60.0, ge=0)
+    # A worker's claim on a notice it is sending; after a crash, another worker
+    # sends it once the claim has run out (seconds).
+    delivery_lease: float = Field(300.0, gt=0)
+    # "Not while my table page is visible": a page counts as visible this long
+    # after it last said so (it repeats every minute while it is).
+    presence_seconds: float = Field(90.0, gt=0)
+    # The contact sent to browser push services with every push (VAPID "sub").
+    push_contact: str = "mailto:feytable@localhost"
     max_body_bytes: int = 64 * 1024
     https_only_cookies: bool = False
     login_attempts_per_minute: int = 10

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from app.games.base import N_, IllegalMove, Timeout, dump_move, parse_move
+from app.services import notices
 from app.services.errors import (
     Conflict,
     Forbidden,
@@ -21,7 +22,7 @@ from app.services.errors import (
 )
 from app.services.runtime import Runtime, rng_for
 from app.services.tables import _write_state, game_or_error, load_table, seat_of, settle, snapshot
-from app.store.models import GameTable, MoveRecord, User
+from app.store.models import GameTable, MoveRecord, TableNote, User
 
 log = logging.getLogger("feytable.moves")
 
@@ -49,14 +50,19 @@ async def submit(
     claimed_seat: Any = None,
     bot_seat: int | None = None,
     timeout: Timeout | None = None,
+    deadline_seat: int | None = None,
 ) -> dict[str, Any]:
     """Apply one move and return the caller's fresh snapshot.
 
     Humans are identified by `user`; the bot driver passes `bot_seat`, the
-    deadline watcher the game's `timeout`; all go through the same checks."""
+    deadline watcher the game's `timeout`, the per-turn deadline watcher
+    (turn_deadlines.py) the `deadline_seat` whose time ran out; all go
+    through the same checks."""
     user_id = user.id if user else None
     try:
-        result = await _submit(rt, table_id, user_id, version, move_data, claimed_seat, bot_seat, timeout)
+        result = await _submit(
+            rt, table_id, user_id, version, move_data, claimed_seat, bot_seat, timeout, deadline_seat
+        )
     except (IllegalMoveError, StaleVersion, Forbidden, Invalid, Conflict) as exc:
         log.info(
             _event(
@@ -90,6 +96,7 @@ async def _submit(
     claimed_seat: Any,
     bot_seat: int | None,
     timeout: Timeout | None,
+    deadline_seat: int | None = None,
 ) -> tuple[GameTable, int, int]:
     if not isinstance(version, int) or isinstance(version, bool):
         raise Invalid("bad_version", N_("Send the table's version as a whole number."))
@@ -99,6 +106,8 @@ async def _submit(
             game = game_or_error(table.game)
             if timeout is not None:
                 seat: int | None = timeout.seat
+            elif deadline_seat is not None:
+                seat = deadline_seat
             elif bot_seat is not None:
                 seat = bot_seat if table.seats[bot_seat].is_bot else None
             else:
@@ -122,6 +131,8 @@ async def _submit(
                     problem=_first_error(exc),
                 ) from None
             state = game.load_state(table.state or {})
+            # What notices compare against: who had to act before this move.
+            before_to_act, before_status = list(table.to_act or []), table.status
             seq = table.version + 1
             if timeout is not None:
                 by_host = timeout.as_host
@@ -138,15 +149,26 @@ async def _submit(
                     seat=seat,
                     move=dump_move(game, move),
                     by_host=by_host,
-                    actor="timeout" if timeout is not None else "bot" if bot_seat is not None else "player",
+                    actor=_actor(timeout, bot_seat, deadline_seat),
                 )
             )
+            if deadline_seat is not None:
+                # The game's log belongs to the rules layer: the platform says it here.
+                db.add(
+                    TableNote(
+                        table_id=table.id,
+                        text=N_("Time ran out for %(player)s: the bot played this turn for them."),
+                        params={"seat": seat, "player": "", "seq": seq},
+                    )
+                )
             new_state, seq = settle(db, game, table, new_state, seq)
             await db.flush()
             # Compare-and-set: the UPDATE carries "WHERE version = <the version we
             # read>" (version_id_col), so a racing writer can never both land.
             _write_state(game, table, new_state, seq)
             await db.flush()
+            # Notices go to the outbox in this transaction: no move, no notice.
+            await notices.after_move(db, rt.settings, table, before_to_act, before_status)
             await rt.hub.in_transaction(db, table.id, seq)
     except (IntegrityError, StaleDataError):
         # Another submission took this seq first: ours is stale.
@@ -154,6 +176,14 @@ async def _submit(
             table = await load_table(db, table_id)
             raise StaleVersion(snapshot(table, user_id)) from None
     return table, seq, seat
+
+
+def _actor(timeout: Timeout | None, bot_seat: int | None, deadline_seat: int | None) -> str:
+    if timeout is not None:
+        return "timeout"
+    if deadline_seat is not None:
+        return "deadline"
+    return "bot" if bot_seat is not None else "player"
 
 
 def _first_error(exc: ValidationError) -> str:

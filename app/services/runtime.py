@@ -41,15 +41,25 @@ class Runtime:
 
     async def start(self) -> None:
         from app.services.deadlines import DeadlineWatcher
+        from app.services.delivery import DeliveryWorker
+        from app.services.turn_deadlines import TurnDeadlineWatcher
 
         await self.hub.start()
         await self.bots.resume_all()
         self.deadlines = DeadlineWatcher(self, self.settings.deadline_poll)
         self.deadlines.start()
+        # Asynchronous play: per-turn deadlines and the notice outbox's sender.
+        self.turn_deadlines = TurnDeadlineWatcher(self, self.settings.turn_deadline_poll)
+        self.turn_deadlines.start()
+        self.delivery = DeliveryWorker(self, self.settings.delivery_poll)
+        self.delivery.start()
 
     async def stop(self) -> None:
         if hasattr(self, "deadlines"):
             await self.deadlines.stop()
+        for worker in ("delivery", "turn_deadlines"):
+            if hasattr(self, worker):
+                await getattr(self, worker).stop()
         await self.bots.stop()
         await self.hub.stop()
         await self.engine.dispose()

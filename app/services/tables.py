@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.games import registry
 from app.games.base import N_, Game, IllegalMove, dump_move, parse_prefs
+from app.services import notices
 from app.services.errors import BadRequest, Conflict, Forbidden, Invalid, NotFound, table_not_found
 from app.services.runtime import Runtime, rng_for
 from app.store.models import GameTable, MoveRecord, Seat, User
@@ -82,10 +83,18 @@ def _require_waiting(table: GameTable) -> None:
         raise Conflict("already_started", N_("This table has already started."))
 
 
+TURN_HOURS = (12, 24, 48, 72)  # the deadlines offered on the new-table form
+
+
 async def create_table(
-    rt: Runtime, user: User, game_id: str, seats: int, options: Any
+    rt: Runtime, user: User, game_id: str, seats: int, options: Any, turn_hours: int | None = None
 ) -> tuple[GameTable, str]:
     game = game_or_error(game_id)
+    # A platform setting, not a game option: hours per turn, or None (no deadline).
+    if turn_hours is not None and (
+        not isinstance(turn_hours, int) or isinstance(turn_hours, bool) or not (1 <= turn_hours <= 24 * 14)
+    ):
+        raise Invalid("bad_turn_hours", N_("A turn deadline is a number of hours from 1 to 336."))
     if not isinstance(seats, int) or not (game.min_players <= seats <= game.max_players):
         raise Invalid(
             "bad_seat_count",
@@ -107,6 +116,7 @@ async def create_table(
             to_act=[],
             host_id=user.id,
             invite_hash=hash_token(token),
+            turn_hours=turn_hours,
         )
         table.seats = [Seat(index=i, user_id=user.id if i == 0 else None) for i in range(seats)]
         db.add(table)
@@ -262,6 +272,9 @@ async def start(rt: Runtime, user: User, table_id: int) -> None:
         table.status = "playing"
         state, version = settle(db, game, table, state, 0)
         _write_state(game, table, state, version)
+        await db.flush()
+        # "Your turn" notices for whoever acts first, in this transaction.
+        await notices.after_move(db, rt.settings, table, [], "waiting")
         await rt.hub.in_transaction(db, table.id, version)
     rt.hub.after_commit(table_id, version)
     rt.bots.kick(table_id)
@@ -339,10 +352,13 @@ async def rematch(rt: Runtime, user: User, table_id: int) -> int:
             host_id=user.id,
             invite_hash=None,
             rematch_of=old.id,
+            turn_hours=old.turn_hours,
         )
         new.seats = [Seat(index=s.index, user_id=s.user_id, is_bot=s.is_bot) for s in old.seats]
         db.add(new)
         await db.flush()
+        # The other players are seated by the host: tell them (outbox, same transaction).
+        await notices.invited(db, rt.settings, new, user)
         old.rematch_id = new.id
         new_id = new.id
     await start(rt, user, new_id)
@@ -415,6 +431,40 @@ def snapshot(table: GameTable, user_id: int | None) -> dict[str, Any]:
         "rematch_id": table.rematch_id,
         "deadline": _as_utc(table.timer_due_at).isoformat() if table.timer_due_at else None,
         "prefs": _my_prefs(game, table, seat),
+        **_pace(table, user_id, seat),
+    }
+
+
+def _pace(table: GameTable, user_id: int | None, seat: int | None) -> dict[str, Any]:
+    """Asynchronous play: the per-turn deadline, the platform's log lines, and
+    the votes about seats whose time ran out (counts only, and the caller's own)."""
+    due = None
+    if table.turn_hours and table.status == "playing" and table.turn_started_at is not None:
+        due = _as_utc(table.turn_started_at) + timedelta(hours=table.turn_hours)
+    missed = sorted({n.params.get("seat") for n in table.notes if n.params.get("seq") is not None})
+    votable: list[int] = []
+    if table.status == "playing" and seat is not None and not table.seats[seat].is_bot:
+        votable = [
+            i
+            for i in missed
+            if isinstance(i, int)
+            and i != seat
+            and i < len(table.seats)
+            and table.seats[i].user_id is not None
+            and not table.seats[i].is_bot
+        ]
+    votes: dict[int, dict[str, int]] = {}
+    for v in table.votes:
+        votes.setdefault(v.seat, {"bot": 0, "end": 0})[v.choice] += 1
+    return {
+        "turn_hours": table.turn_hours,
+        "turn_deadline": due.isoformat() if due else None,
+        "notes": [{"text": n.text, "params": dict(n.params or {})} for n in table.notes],
+        "votable": votable,
+        "votes": {str(k): c for k, c in votes.items()},
+        "my_votes": {
+            str(v.seat): v.choice for v in table.votes if user_id is not None and v.voter_id == user_id
+        },
     }
 
 
@@ -512,6 +562,11 @@ async def my_tables(rt: Runtime, user: User) -> list[dict[str, Any]]:
                 "bots": [s.is_bot for s in t.seats],
                 "waiting_on": waiting_on,
                 "since": t.turn_started_at or t.created_at,
+                # Pace: how long the table has waited on whom (lobby).
+                "waited_seconds": (utcnow() - _as_utc(t.turn_started_at)).total_seconds()
+                if t.status == "playing" and t.turn_started_at
+                else None,
+                "turn_hours": t.turn_hours,
             }
         )
     order = {"playing": 1, "waiting": 2, "finished": 3}

@@ -47,6 +47,7 @@ class NewTable(BaseModel):
     game: str = Field(max_length=40)
     seats: int
     options: dict[str, Any] = Field(default_factory=dict)
+    turn_hours: int | None = Field(None, description="Hours per turn before the bot plays; null: none.")
 
 
 class NewTableOut(BaseModel):
@@ -102,6 +103,21 @@ class TableState(BaseModel):
     prefs: dict[str, Any] | None = Field(
         None, description="The caller's own seat preferences, for games that have some."
     )
+    # Asynchronous play (app/services/turn_deadlines.py).
+    turn_hours: int | None = Field(None, description="Hours per turn, or null: no turn deadline.")
+    turn_deadline: str | None = Field(
+        None, description="When the bot plays for the seats now to act (ISO 8601), if ever."
+    )
+    notes: list[dict[str, Any]] = Field(
+        default_factory=list, description="The platform's lines in the log (deadlines, votes)."
+    )
+    votable: list[int] = Field(
+        default_factory=list, description="Seats that missed a deadline the caller may vote about."
+    )
+    votes: dict[str, dict[str, int]] = Field(
+        default_factory=dict, description="Per seat, how many voted 'bot' and 'end'."
+    )
+    my_votes: dict[str, str] = Field(default_factory=dict, description="The caller's own votes, per seat.")
 
 
 class ErrorOut(BaseModel):
@@ -177,7 +193,7 @@ async def games() -> list[GameOut]:
 
 @router.post("/tables", status_code=201, response_model=NewTableOut, responses=ERRORS)
 async def create_table(rt: RuntimeDep, user: CurrentUser, body: NewTable) -> NewTableOut:
-    table, token = await tables.create_table(rt, user, body.game, body.seats, body.options)
+    table, token = await tables.create_table(rt, user, body.game, body.seats, body.options, body.turn_hours)
     return NewTableOut(
         id=table.id, invite_url=tables.invite_url(rt, token), seat=0, game=table.game, status=table.status
     )

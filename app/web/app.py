@@ -12,7 +12,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from app.config import Settings, get_settings
 from app.services.runtime import Runtime
-from app.web import api, errors, health, pages, realms, ws
+from app.web import api, errors, health, notices, pages, realms, ws
 from app.web.limits import BodyLimit
 from app.web.render import STATIC_DIR
 
@@ -52,6 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(realms.api)
     app.include_router(realms.pages)
     app.include_router(ws.router)
+    app.include_router(notices.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

@@ -16,6 +16,7 @@ from app.i18n import _, render
 from app.services import accounts, moves, tables
 from app.services.errors import ServiceError, StaleVersion
 from app.web.deps import CsrfChecked, CurrentUser, OptionalUser, RuntimeDep, csrf_token
+from app.web.notices import notice_context
 from app.web.render import error_fragment, live_fragment, page
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -102,10 +103,11 @@ async def logout_form(rt: RuntimeDep, request: Request) -> Response:
 
 
 @router.get("/settings", response_class=HTMLResponse)
-async def settings_page(request: Request, user: OptionalUser) -> Response:
+async def settings_page(rt: RuntimeDep, request: Request, user: OptionalUser) -> Response:
     if user is None:
         return _login_redirect(request)
-    return page(request, "settings.html", error=None, saved=False)
+    notice = await notice_context(rt, user)  # the notices section (app/web/notices.py)
+    return page(request, "settings.html", error=None, saved=False, **notice)
 
 
 @router.post("/settings/password")
@@ -115,9 +117,16 @@ async def set_password(
     try:
         await accounts.set_password(rt.sm, user.id, password)
     except ServiceError as exc:
-        return page(request, "settings.html", status_code=exc.status, error=render(exc.message), saved=False)
+        return page(
+            request,
+            "settings.html",
+            status_code=exc.status,
+            error=render(exc.message),
+            saved=False,
+            **await notice_context(rt, user),
+        )
     request.scope["feytable.user"] = None
-    return page(request, "settings.html", error=None, saved=True, user=user)
+    return page(request, "settings.html", error=None, saved=True, user=user, **await notice_context(rt, user))
 
 
 # -- lobby ----------------------------------------------------------------------------

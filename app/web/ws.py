@@ -3,7 +3,9 @@
 HTML fragments (htmx out-of-band swaps) by default; `?format=json` pushes the
 GET /api/tables/{id} shape. On connect the socket gets the full current view,
 so a reconnect needs no replay protocol. Any message from the client asks for
-a fresh copy; anything else it sends is ignored.
+a fresh copy, except `{"visible": true|false}`: the page says whether it is
+shown, for "no notice while my table page is visible" (stored in the database,
+since the notice worker may run in another process).
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.services import tables
+from app.services import notices, tables
 from app.services.errors import ServiceError
+from app.services.runtime import Runtime
 from app.web.deps import csrf_token, get_rt, optional_user, same_origin
 from app.web.render import live_fragment
 
@@ -48,7 +52,7 @@ async def table_socket(ws: WebSocket, table_id: int) -> None:
     await ws.accept()
     sub = rt.hub.subscribe(table_id)
     wants_sync = asyncio.Event()
-    reader = asyncio.create_task(_read(ws, wants_sync))
+    reader = asyncio.create_task(_read(ws, wants_sync, _presence(rt, user.id, table_id)))
     try:
         while True:
             await _send_view(rt, ws, table_id, user, as_json)
@@ -68,6 +72,15 @@ async def table_socket(ws: WebSocket, table_id: int) -> None:
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await reader
+        with contextlib.suppress(Exception):  # the page is gone: not visible any more
+            await notices.record_presence(rt.sm, user.id, table_id, False)
+
+
+def _presence(rt: Runtime, user_id: int, table_id: int) -> Callable[[bool], Awaitable[None]]:
+    async def record(visible: bool) -> None:
+        await notices.record_presence(rt.sm, user_id, table_id, visible)
+
+    return record
 
 
 async def _send_view(rt: object, ws: WebSocket, table_id: int, user: object, as_json: bool) -> None:
@@ -78,8 +91,11 @@ async def _send_view(rt: object, ws: WebSocket, table_id: int, user: object, as_
         await ws.send_text(live_fragment(snap, user, csrf_token(ws)))
 
 
-async def _read(ws: WebSocket, wants_sync: asyncio.Event) -> None:
-    """Drain client messages; each one (well-formed or not) only asks for a resync."""
+async def _read(
+    ws: WebSocket, wants_sync: asyncio.Event, presence: Callable[[bool], Awaitable[None]] | None = None
+) -> None:
+    """Drain client messages; each one (well-formed or not) only asks for a
+    resync, except a visibility report, which is recorded."""
     try:
         while True:
             message = await ws.receive()
@@ -87,6 +103,21 @@ async def _read(ws: WebSocket, wants_sync: asyncio.Event) -> None:
                 return
             data = message.get("text") or message.get("bytes") or ""
             if len(data) <= MAX_MESSAGE:
-                wants_sync.set()
+                visible = _visibility(data)
+                if visible is not None and presence is not None:
+                    await presence(visible)
+                else:
+                    wants_sync.set()
     except (WebSocketDisconnect, RuntimeError):
         return
+
+
+def _visibility(data: str | bytes) -> bool | None:
+    """`{"visible": true|false}` -> that boolean; anything else -> None."""
+    try:
+        parsed = json.loads(data)
+    except (ValueError, TypeError):
+        return None
+    if isinstance(parsed, dict) and isinstance(parsed.get("visible"), bool) and len(parsed) <= 3:
+        return parsed["visible"]
+    return None
