@@ -1,4 +1,6 @@
-"""async play: notices (channels, settings, outbox), presence, per-turn deadlines and seat votes, table notes, server secrets
+"""async play: notices, presence, per-turn deadlines and seat votes
+
+Notice channels, settings and outbox; table notes; server secrets (VAPID keys).
 
 Revision ID: 0004
 Revises: 0003

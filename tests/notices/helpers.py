@@ -25,3 +25,19 @@ async def save_settings(client: httpx.AsyncClient, **fields: str) -> httpx.Respo
 
 
 ALL_EVENTS = {"event_turn": "on", "event_game_over": "on", "event_invited": "on", "event_reminder": "on"}
+
+
+async def table_with_deadline(host: httpx.AsyncClient, *others: httpx.AsyncClient, hours: int = 24) -> int:
+    """A started Tally table with a per-turn deadline: host in seat 0, others by invite."""
+    r = await host.post(
+        "/api/tables", json={"game": "tally", "seats": 1 + len(others), "options": {}, "turn_hours": hours}
+    )
+    assert r.status_code == 201, r.text
+    table = r.json()
+    token = table["invite_url"].rsplit("/", 1)[1]
+    for other in others:
+        assert (
+            await other.post(f"/api/tables/{table['id']}/join", json={"invite": token})
+        ).status_code == 200
+    assert (await host.post(f"/api/tables/{table['id']}/start", json={})).status_code == 200
+    return table["id"]
