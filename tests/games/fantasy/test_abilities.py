@@ -9,7 +9,6 @@ from tests.games.fantasy.helpers import (
     BOB,
     CID,
     creature,
-    fill,
     forest_of,
     make,
     options,
@@ -33,7 +32,10 @@ def test_C0_1_a_required_target_is_required_even_when_nothing_can_apply():
 def test_C0_2_protection_touches_forests_not_hands():
     s = make(
         3,
-        hands={ANA: ["dryade-1", "farfadet-1", "ogre-1", "lutin-1", "korrigan-1", "gnome-1"], BOB: ["fee-9", "elfe-1"]},
+        hands={
+            ANA: ["dryade-1", "farfadet-1", "ogre-1", "lutin-1", "korrigan-1", "gnome-1"],
+            BOB: ["fee-9", "elfe-1"],
+        },
         forests={BOB: ["homme-1", "gnome-2"]},
         opts=EXP,
         deck=DECK,
@@ -41,16 +43,32 @@ def test_C0_2_protection_touches_forests_not_hands():
     assert not rules.can_apply(rules._lay(s, ANA, "dryade-1"), ANA, "dryade", BOB, None)
     assert not rules.can_apply(s, ANA, "farfadet", BOB, None)
     for race in ("ogre", "lutin", "korrigan", "gnome", "garou"):
-        assert rules.can_apply(s.model_copy(update={"forests": (("gnome-5",), *s.forests[1:])}), ANA, race, BOB, None) or race == "garou"
-    assert rejected(s, ANA, creature("ogre-1", target_player=BOB, target_card="gnome-2")) == "forest_protected"
-    own = make(3, hands={ANA: ["farfadet-1"]}, forests={ANA: ["homme-1"], BOB: ["gnome-2"]}, opts=EXP, deck=DECK)
+        assert (
+            rules.can_apply(
+                s.model_copy(update={"forests": (("gnome-5",), *s.forests[1:])}), ANA, race, BOB, None
+            )
+            or race == "garou"
+        )
+    assert (
+        rejected(s, ANA, creature("ogre-1", target_player=BOB, target_card="gnome-2")) == "forest_protected"
+    )
+    own = make(
+        3, hands={ANA: ["farfadet-1"]}, forests={ANA: ["homme-1"], BOB: ["gnome-2"]}, opts=EXP, deck=DECK
+    )
     assert rules.can_apply(own, ANA, "farfadet", BOB, None)
     blocked = own.model_copy(update={"options": options(expansion=True, hommes_block_own=True)})
     assert not rules.can_apply(blocked, ANA, "farfadet", BOB, None)
 
 
 def test_C0_3_neutralised_hommes_do_not_protect():
-    s = make(3, hands={ANA: ["dryade-1"]}, forests={BOB: ["homme-1", "gnome-2"]}, opts=EXP, neutralised=("homme-1",), deck=DECK)
+    s = make(
+        3,
+        hands={ANA: ["dryade-1"]},
+        forests={BOB: ["homme-1", "gnome-2"]},
+        opts=EXP,
+        neutralised=("homme-1",),
+        deck=DECK,
+    )
     assert not s.protected(BOB)
     t = settle(play(s, ANA, creature("dryade-1", target_player=BOB, target_card="homme-1")))
     t = play(t, BOB, ReactPass()) if t.window else t
@@ -85,16 +103,32 @@ def test_C2_korrigan_random_victim_and_actor_choose():
     hands = {ANA: ["korrigan-1", "gnome-1"], BOB: ["elfe-1", "elfe-2", "elfe-3"], CID: ["gnome-3"]}
     r = pass_all(play(make(3, hands=hands, deck=DECK), ANA, creature("korrigan-1", target_player=BOB)))
     assert len(r.hands[ANA]) == 3 and len(r.hands[BOB]) == 1 + 1
-    v = pass_all(play(make(3, hands=hands, deck=DECK, opts=options(korrigan_take="victim_chooses")), ANA, creature("korrigan-1", target_player=BOB)))
+    v = pass_all(
+        play(
+            make(3, hands=hands, deck=DECK, opts=options(korrigan_take="victim_chooses")),
+            ANA,
+            creature("korrigan-1", target_player=BOB),
+        )
+    )
     assert v.decision.seat == BOB and v.decision.count == 2
     assert GAME.view(v, BOB)["decision"]["cards"] == ["elfe-1", "elfe-2", "elfe-3"]
     assert GAME.view(v, ANA)["decision"]["cards"] is None
     assert len(GAME.legal_moves(v, BOB)) == 3
     v = play(v, BOB, ChooseCards(cards=("elfe-1", "elfe-3")))
     assert "elfe-1" in v.hands[ANA] and "elfe-3" in v.hands[ANA] and v.active == BOB
-    a = pass_all(play(make(3, hands=hands, deck=DECK, opts=options(korrigan_take="actor_chooses")), ANA, creature("korrigan-1", target_player=BOB)))
+    a = pass_all(
+        play(
+            make(3, hands=hands, deck=DECK, opts=options(korrigan_take="actor_chooses")),
+            ANA,
+            creature("korrigan-1", target_player=BOB),
+        )
+    )
     assert a.decision.seat == ANA
-    assert GAME.view(a, ANA)["decision"]["cards"] == ["elfe-1", "elfe-2", "elfe-3"]  # during the decision only
+    assert GAME.view(a, ANA)["decision"]["cards"] == [
+        "elfe-1",
+        "elfe-2",
+        "elfe-3",
+    ]  # during the decision only
     assert "elfe-2" not in GAME.hidden_from(a, ANA).values
     assert GAME.view(a, CID)["decision"]["cards"] is None
     a = play(a, ANA, ChooseCards(cards=("elfe-2", "elfe-3")))
@@ -148,13 +182,19 @@ def test_C6_dryade_stolen_homme_stays_neutralised_and_secrets_cannot_be_named():
         opts=EXP,
         deck=DECK,
     )
-    assert rejected(s, ANA, creature("dryade-1", target_player=BOB, target_card="secret-gnome")) == "not_in_forest"
+    assert (
+        rejected(s, ANA, creature("dryade-1", target_player=BOB, target_card="secret-gnome"))
+        == "not_in_forest"
+    )
     t = play(s, ANA, creature("dryade-1", target_player=BOB, target_card="homme-1"))
     assert t.window is not None
     t = pass_all(t)
     assert forest_of(t, ANA) == ["dryade-1", "homme-1"]
     empty = make(2, hands={ANA: ["dryade-1"]}, deck=DECK)
-    assert rejected(empty, ANA, creature("dryade-1", target_player=BOB, target_card="gnome-1")) == "not_in_forest"
+    assert (
+        rejected(empty, ANA, creature("dryade-1", target_player=BOB, target_card="gnome-1"))
+        == "not_in_forest"
+    )
 
 
 def test_C7_elfe_scope_any_and_copied_garou_column():
@@ -173,7 +213,12 @@ def test_C7_elfe_scope_any_and_copied_garou_column():
     assert rules.garou_columns(rules._lay(g, ANA, "elfe-1"), ANA, "elfe-1") == ["elfe", "garou"]
     g = pass_all(play(g, ANA, creature("elfe-1", copy="garou-1", target_card="homme-1", column="elfe")))
     assert g.race("homme-1") == "elfe" and "homme-1" in forest_of(g, ANA)
-    assert rejected(make(2, hands={ANA: ["elfe-1"]}, forests={ANA: ["gnome-1"]}, deck=DECK), ANA, creature("elfe-1")) == "missing_choice"
+    assert (
+        rejected(
+            make(2, hands={ANA: ["elfe-1"]}, forests={ANA: ["gnome-1"]}, deck=DECK), ANA, creature("elfe-1")
+        )
+        == "missing_choice"
+    )
 
 
 def test_C8_fee_laid_on_its_owners_turn_has_no_window():
@@ -192,7 +237,14 @@ def test_C9_homme_protects_whoever_occupies_its_place():
 
 
 def test_C10_ogre_eats_a_neutralised_homme_and_cannot_apply_on_an_empty_forest():
-    s = make(3, hands={ANA: ["ogre-1", "gnome-9"], BOB: ["gnome-8"]}, forests={BOB: ["homme-1", "gnome-2"]}, neutralised=("homme-1",), opts=EXP, deck=DECK)
+    s = make(
+        3,
+        hands={ANA: ["ogre-1", "gnome-9"], BOB: ["gnome-8"]},
+        forests={BOB: ["homme-1", "gnome-2"]},
+        neutralised=("homme-1",),
+        opts=EXP,
+        deck=DECK,
+    )
     t = pass_all(play(s, ANA, creature("ogre-1", target_player=BOB, target_card="gnome-2")))
     assert "gnome-2" in t.out_of_play
     e = make(3, hands={ANA: ["ogre-1"]}, opts=EXP, deck=DECK)
@@ -218,10 +270,22 @@ def test_C12_bieres_one_per_homme_and_a_single_dead_biere():
         opts=EXP,
         deck=DECK,
     )
-    assert rejected(s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": []}) == "bad_hommes"
-    assert rejected(s, ANA, {"action": "play_bieres", "cards": ["gnome-1"], "target_player": BOB}) == "wrong_card_kind"
+    assert (
+        rejected(s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": []})
+        == "bad_hommes"
+    )
+    assert (
+        rejected(s, ANA, {"action": "play_bieres", "cards": ["gnome-1"], "target_player": BOB})
+        == "wrong_card_kind"
+    )
     assert rejected(s, ANA, {"action": "play_bieres", "cards": [], "target_player": BOB}) == "missing_choice"
-    t = pass_all(play(s, ANA, {"action": "play_bieres", "cards": ["biere-2"], "target_player": BOB, "hommes": ["homme-2"]}))
+    t = pass_all(
+        play(
+            s,
+            ANA,
+            {"action": "play_bieres", "cards": ["biere-2"], "target_player": BOB, "hommes": ["homme-2"]},
+        )
+    )
     assert t.neutralised == ("homme-2",) and t.protected(BOB)  # one of two: still protected
     dead = play(s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": CID})
     assert dead.window is None and dead.active == BOB and "biere-1" in dead.out_of_play
@@ -235,5 +299,12 @@ def test_C13_secrets_are_not_creatures():
     assert t.window is None and GAME.view(t, None)["players"][ANA]["forest"]["size"] == 1
     assert rejected(s, ANA, {"action": "play_secret", "card": "elfe-1"}) == "wrong_card_kind"
     assert rejected(s, ANA, creature("secret-ogre")) == "wrong_card_kind"
-    c = make(2, hands={ANA: ["elfe-1"]}, forests={ANA: ["gnome-1"]}, secrets={ANA: ["secret-ogre"]}, opts=EXP, deck=DECK)
+    c = make(
+        2,
+        hands={ANA: ["elfe-1"]},
+        forests={ANA: ["gnome-1"]},
+        secrets={ANA: ["secret-ogre"]},
+        opts=EXP,
+        deck=DECK,
+    )
     assert rejected(c, ANA, creature("elfe-1", copy="secret-ogre")) == "cannot_copy"

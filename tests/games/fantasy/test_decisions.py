@@ -25,7 +25,13 @@ DECK = ["elfe-8", "elfe-7", "elfe-6", "farfadet-8", "farfadet-7"]
 
 
 def _farfadet(opts):
-    s = make(2, hands={ANA: ["farfadet-1", "fee-1"], BOB: ["fee-2"]}, forests={ANA: ["gnome-1"], BOB: ["lutin-1"]}, opts=opts, deck=DECK)
+    s = make(
+        2,
+        hands={ANA: ["farfadet-1", "fee-1"], BOB: ["fee-2"]},
+        forests={ANA: ["gnome-1"], BOB: ["lutin-1"]},
+        opts=opts,
+        deck=DECK,
+    )
     return pass_all(play(s, ANA, creature("farfadet-1", target_player=BOB)))
 
 
@@ -38,47 +44,114 @@ def test_D1_farfadet_swaps_forests_without_and_places_with_the_expansion():
 
 def test_D2_a_secret_may_be_laid_any_time_by_default():
     s = make(2, hands={ANA: ["secret-gnome"]}, forests={ANA: ["gnome-1"]}, opts=EXP, deck=DECK)
-    assert play(s, ANA, {"action": "play_secret", "card": "secret-gnome"}).secrets_of(ANA) == ("secret-gnome",)
+    assert play(s, ANA, {"action": "play_secret", "card": "secret-gnome"}).secrets_of(ANA) == (
+        "secret-gnome",
+    )
     a = s.model_copy(update={"options": options(expansion=True, secret_placement="absent_only")})
     assert rejected(a, ANA, {"action": "play_secret", "card": "secret-gnome"}) == "secret_not_allowed"
 
 
 def test_D3_secrets_never_move():
     for opts in (options(expansion=True, farfadet_mode="forests"), EXP):
-        s = make(2, hands={ANA: ["farfadet-1", "fee-1"], BOB: ["fee-2"]}, secrets={ANA: ["secret-fee"]}, forests={BOB: ["lutin-1"]}, opts=opts, deck=DECK)
+        s = make(
+            2,
+            hands={ANA: ["farfadet-1", "fee-1"], BOB: ["fee-2"]},
+            secrets={ANA: ["secret-fee"]},
+            forests={BOB: ["lutin-1"]},
+            opts=opts,
+            deck=DECK,
+        )
         s = pass_all(play(s, ANA, creature("farfadet-1", target_player=BOB)))
         assert s.secrets == (("secret-fee",), ())
 
 
 def test_D4_only_opponents_hommes_stop_an_ability():
-    s = make(2, hands={ANA: ["farfadet-1", "fee-1"], BOB: ["fee-2"]}, forests={ANA: ["homme-1"], BOB: ["lutin-1"]}, opts=EXP, deck=DECK)
+    s = make(
+        2,
+        hands={ANA: ["farfadet-1", "fee-1"], BOB: ["fee-2"]},
+        forests={ANA: ["homme-1"], BOB: ["lutin-1"]},
+        opts=EXP,
+        deck=DECK,
+    )
     assert play(s, ANA, creature("farfadet-1", target_player=BOB)).window is not None
     b = s.model_copy(update={"options": options(expansion=True, hommes_block_own=True)})
     assert play(b, ANA, creature("farfadet-1", target_player=BOB)).window is None
 
 
 def test_D5_which_abilities_hommes_stop():
-    s = make(3, hands={ANA: ["gnome-1"], BOB: ["fee-2", "fee-3"]}, forests={BOB: ["homme-1", "lutin-1"]}, opts=EXP, deck=DECK)
+    s = make(
+        3,
+        hands={ANA: ["gnome-1"], BOB: ["fee-2", "fee-3"]},
+        forests={BOB: ["homme-1", "lutin-1"]},
+        opts=EXP,
+        deck=DECK,
+    )
     stopped = {r for r in ("dryade", "farfadet") if not rules.can_apply(s, ANA, r, BOB, None)}
     assert stopped == {"dryade", "farfadet"}
     for race in ("korrigan", "lutin", "gnome", "ogre", "garou"):
         assert rules.can_apply(s, ANA, race, BOB, None), race
-    assert rejected(s.model_copy(update={"hands": (("ogre-1",), *s.hands[1:])}), ANA, creature("ogre-1", target_player=BOB, target_card="lutin-1")) == "forest_protected"
+    assert (
+        rejected(
+            s.model_copy(update={"hands": (("ogre-1",), *s.hands[1:])}),
+            ANA,
+            creature("ogre-1", target_player=BOB, target_card="lutin-1"),
+        )
+        == "forest_protected"
+    )
 
 
 def test_D6_bieres_last_until_the_end_of_the_turn():
-    s = make(3, hands={ANA: ["biere-1", "fee-1"], BOB: ["fee-2"]}, forests={BOB: ["homme-1"]}, opts=EXP, deck=DECK)
-    s = pass_all(play(s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]}))
+    s = make(
+        3, hands={ANA: ["biere-1", "fee-1"], BOB: ["fee-2"]}, forests={BOB: ["homme-1"]}, opts=EXP, deck=DECK
+    )
+    s = pass_all(
+        play(
+            s,
+            ANA,
+            {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]},
+        )
+    )
     assert not s.protected(BOB)
     s = play(s, ANA, EndTurn())
     assert s.protected(BOB)
 
 
 def test_D7_one_batch_per_turn_at_one_opponent():
-    s = make(3, hands={ANA: ["biere-1", "biere-2"], BOB: ["fee-2"]}, forests={BOB: ["homme-1"], CID: ["homme-2"]}, opts=EXP, deck=DECK)
-    assert rejected(s, ANA, {"action": "play_bieres", "cards": ["biere-1", "biere-2"], "target_player": BOB, "hommes": ["homme-1", "homme-2"]}) == "too_many_bieres"
-    s = pass_all(play(s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]}))
-    assert rejected(s, ANA, {"action": "play_bieres", "cards": ["biere-2"], "target_player": CID, "hommes": ["homme-2"]}) == "wrong_step"
+    s = make(
+        3,
+        hands={ANA: ["biere-1", "biere-2"], BOB: ["fee-2"]},
+        forests={BOB: ["homme-1"], CID: ["homme-2"]},
+        opts=EXP,
+        deck=DECK,
+    )
+    assert (
+        rejected(
+            s,
+            ANA,
+            {
+                "action": "play_bieres",
+                "cards": ["biere-1", "biere-2"],
+                "target_player": BOB,
+                "hommes": ["homme-1", "homme-2"],
+            },
+        )
+        == "too_many_bieres"
+    )
+    s = pass_all(
+        play(
+            s,
+            ANA,
+            {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]},
+        )
+    )
+    assert (
+        rejected(
+            s,
+            ANA,
+            {"action": "play_bieres", "cards": ["biere-2"], "target_player": CID, "hommes": ["homme-2"]},
+        )
+        == "wrong_step"
+    )
 
 
 def test_D8_laying_is_compulsory_by_default():
@@ -88,7 +161,9 @@ def test_D8_laying_is_compulsory_by_default():
 
 
 def test_D9_any_other_player_may_play_a_fee():
-    s = make(3, hands={ANA: ["dryade-1"], BOB: ["fee-2"], CID: ["fee-3"]}, forests={BOB: ["lutin-1"]}, deck=DECK)
+    s = make(
+        3, hands={ANA: ["dryade-1"], BOB: ["fee-2"], CID: ["fee-3"]}, forests={BOB: ["lutin-1"]}, deck=DECK
+    )
     m = creature("dryade-1", target_player=BOB, target_card="lutin-1")
     assert play(s, ANA, m).window.eligible == (BOB, CID)
     a = s.model_copy(update={"options": options(fee_reactors="affected_only")})
@@ -106,7 +181,9 @@ def test_D11_korrigan_takes_random_cards_by_default():
     picks = set()
     for seed in range(12):
         s = make(2, hands=hands, deck=DECK)
-        s = GAME.apply(play(s, ANA, creature("korrigan-1", target_player=BOB)), BOB, ReactPass(), random.Random(seed))
+        s = GAME.apply(
+            play(s, ANA, creature("korrigan-1", target_player=BOB)), BOB, ReactPass(), random.Random(seed)
+        )
         picks.add(tuple(c for c in s.hands[ANA] if c.startswith("elfe-") and c in hands[BOB]))
     assert len(picks) > 2
     for mode, chooser in (("victim_chooses", BOB), ("actor_chooses", ANA)):
@@ -116,11 +193,21 @@ def test_D11_korrigan_takes_random_cards_by_default():
 
 
 def test_D12_elfe_copies_its_own_forest_not_elfe_fee_homme():
-    s = make(2, hands={ANA: ["elfe-1"]}, forests={ANA: ["elfe-2", "fee-1", "homme-1"], BOB: ["gnome-1"]}, opts=EXP, deck=DECK)
+    s = make(
+        2,
+        hands={ANA: ["elfe-1"]},
+        forests={ANA: ["elfe-2", "fee-1", "homme-1"], BOB: ["gnome-1"]},
+        opts=EXP,
+        deck=DECK,
+    )
     assert rules.copy_candidates(rules._lay(s, ANA, "elfe-1"), ANA) == []
     for bad in ("elfe-2", "fee-1", "homme-1"):
-        assert rejected(s, ANA, creature("elfe-1", copy=bad)) == "unexpected_choice"  # nothing copyable at all
-    t = make(2, hands={ANA: ["elfe-1"]}, forests={ANA: ["lutin-1", "fee-1"], BOB: ["gnome-1"]}, opts=EXP, deck=DECK)
+        assert (
+            rejected(s, ANA, creature("elfe-1", copy=bad)) == "unexpected_choice"
+        )  # nothing copyable at all
+    t = make(
+        2, hands={ANA: ["elfe-1"]}, forests={ANA: ["lutin-1", "fee-1"], BOB: ["gnome-1"]}, opts=EXP, deck=DECK
+    )
     for bad in ("elfe-1", "fee-1"):
         assert rejected(t, ANA, creature("elfe-1", copy=bad)) == "cannot_copy"
     assert rejected(t, ANA, creature("elfe-1", copy="gnome-1")) == "copy_not_own"
@@ -132,7 +219,13 @@ def test_D13_every_other_place_plays_once_more():
     s = make(3, hands={ANA: ["fee-1"], BOB: ["fee-2"], CID: ["fee-3"]}, active=BOB, deck=[])
     s = play(s, BOB, creature("fee-2"))
     assert s.final_round == (2, 0)
-    c = make(3, hands={ANA: ["fee-1"], BOB: ["fee-2"], CID: ["fee-3"]}, active=BOB, deck=[], opts=options(final_round_anchor="complete_round"))
+    c = make(
+        3,
+        hands={ANA: ["fee-1"], BOB: ["fee-2"], CID: ["fee-3"]},
+        active=BOB,
+        deck=[],
+        opts=options(final_round_anchor="complete_round"),
+    )
     assert play(c, BOB, creature("fee-2")).final_round == (2,)
 
 
@@ -151,15 +244,27 @@ def test_D15_end_procedure_by_mode():
 
 
 def test_D16_replenishment_random_at_the_end_of_each_turn():
-    s = make(3, hands={ANA: ["fee-1"], BOB: ["elfe-1", "elfe-2"], CID: ["elfe-3", "elfe-4"]}, deck=[], opts=EXP)
+    s = make(
+        3, hands={ANA: ["fee-1"], BOB: ["elfe-1", "elfe-2"], CID: ["elfe-3", "elfe-4"]}, deck=[], opts=EXP
+    )
     s = play(s, ANA, creature("fee-1"))
     assert len(s.hands[ANA]) == 2 and s.decision is None
-    g = make(3, hands={ANA: ["fee-1"], BOB: ["elfe-1", "elfe-2"], CID: ["elfe-3", "elfe-4"]}, deck=[], opts=options(expansion=True, replenish_take="giver_chooses"))
+    g = make(
+        3,
+        hands={ANA: ["fee-1"], BOB: ["elfe-1", "elfe-2"], CID: ["elfe-3", "elfe-4"]},
+        deck=[],
+        opts=options(expansion=True, replenish_take="giver_chooses"),
+    )
     assert play(g, ANA, creature("fee-1")).decision.seat == BOB
 
 
 def test_D17_tiebreak_fewest_cards_then_shared():
-    s = make(2, hands={ANA: ["x-1"]}, forests={ANA: ["gnome-1"], BOB: ["gnome-2"]}, end=rules.End(reason="stalemate"))
+    s = make(
+        2,
+        hands={ANA: ["x-1"]},
+        forests={ANA: ["gnome-1"], BOB: ["gnome-2"]},
+        end=rules.End(reason="stalemate"),
+    )
     assert GAME.result(s).winners == [BOB]
     assert GAME.result(s.model_copy(update={"options": options(tiebreak="shared")})).winners == [ANA, BOB]
 
@@ -191,8 +296,17 @@ def test_D20_a_transformed_homme_is_its_new_race_for_every_purpose():
 
 
 def test_D21_no_eating_secrets_no_cancelling_hommes_or_secrets():
-    s = make(2, hands={ANA: ["ogre-1", "homme-1", "secret-elfe"], BOB: ["fee-2"]}, forests={BOB: ["gnome-1"]}, secrets={BOB: ["secret-gnome"]}, opts=EXP, deck=DECK)
-    assert rejected(s, ANA, creature("ogre-1", target_player=BOB, target_card="secret-gnome")) == "not_in_forest"
+    s = make(
+        2,
+        hands={ANA: ["ogre-1", "homme-1", "secret-elfe"], BOB: ["fee-2"]},
+        forests={BOB: ["gnome-1"]},
+        secrets={BOB: ["secret-gnome"]},
+        opts=EXP,
+        deck=DECK,
+    )
+    assert (
+        rejected(s, ANA, creature("ogre-1", target_player=BOB, target_card="secret-gnome")) == "not_in_forest"
+    )
     assert play(s, ANA, creature("homme-1")).window is None
     assert play(s, ANA, {"action": "play_secret", "card": "secret-elfe"}).window is None
 
@@ -209,13 +323,21 @@ def test_D23_no_refill_to_five():
 
 
 def test_D24_mandatory_with_free_aim():
-    s = make(3, hands={ANA: ["dryade-1"]}, forests={BOB: ["homme-1", "gnome-1"], CID: ["lutin-1"]}, opts=EXP, deck=DECK)
+    s = make(
+        3,
+        hands={ANA: ["dryade-1"]},
+        forests={BOB: ["homme-1", "gnome-1"], CID: ["lutin-1"]},
+        opts=EXP,
+        deck=DECK,
+    )
     assert rejected(s, ANA, creature("dryade-1", target_player=CID)) == "missing_choice"
     assert play(s, ANA, creature("dryade-1", target_player=BOB)).window is None  # aimed where it cannot apply
 
 
 def test_D25_the_game_always_ends_stalemate_rule():
-    s = make(2, hands={ANA: ["fee-1"], BOB: ["fee-2"]}, deck=[], opts=options(expansion=True, must_play=False))
+    s = make(
+        2, hands={ANA: ["fee-1"], BOB: ["fee-2"]}, deck=[], opts=options(expansion=True, must_play=False)
+    )
     s = play(play(s, ANA, Pass()), BOB, Pass())
     assert s.end.reason == "stalemate"
 
@@ -228,12 +350,28 @@ def test_D26_what_may_follow_a_batch_of_bieres():
         opts=EXP,
         deck=DECK,
     )
-    b = pass_all(play(s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]}))
+    b = pass_all(
+        play(
+            s,
+            ANA,
+            {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]},
+        )
+    )
     legal = GAME.legal_moves(b, ANA)
     assert PlayCreature(card="garou-1", target_player=BOB, target_card="homme-1", column="garou") in legal
-    assert PlayCreature(card="elfe-1", copy_card="dryade-1", target_player=BOB, target_card="lutin-1") in legal
+    assert (
+        PlayCreature(card="elfe-1", copy_card="dryade-1", target_player=BOB, target_card="lutin-1") in legal
+    )
     assert not any(isinstance(m, PlayCreature) and m.card == "gnome-1" for m in legal)
-    c = play(play(s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]}), BOB, ReactFee(card="fee-2"))
+    c = play(
+        play(
+            s,
+            ANA,
+            {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]},
+        ),
+        BOB,
+        ReactFee(card="fee-2"),
+    )
     c = pass_all(c)
     assert c.step == "after_bieres"  # also after a cancelled batch
     dead = play(s, ANA, {"action": "play_bieres", "cards": ["biere-2"], "target_player": CID})

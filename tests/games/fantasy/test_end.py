@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.games.fantasy import GAME, rules, scoring
-from app.games.fantasy.rules import ChooseCards, Pass, ReactPass
+from app.games.fantasy.rules import ChooseCards, Pass
 from tests.games.fantasy.helpers import ANA, BOB, CID, DEE, creature, make, options, pass_all, play, settle
 
 EXP = options(expansion=True)
@@ -35,7 +35,13 @@ def test_E3_final_round_triggered_by_any_empty_hand_and_only_once():
     assert s.final_round == (0,) and s.active == ANA
     s = settle(play(s, ANA, creature("fee-1")))
     assert s.end is not None and s.end.reason == "final_round"
-    c = make(3, hands={CID: ["fee-3"], ANA: ["fee-1"], BOB: ["fee-2"]}, deck=[], active=CID, opts=options(final_round_anchor="complete_round", first_player="place0"))
+    c = make(
+        3,
+        hands={CID: ["fee-3"], ANA: ["fee-1"], BOB: ["fee-2"]},
+        deck=[],
+        active=CID,
+        opts=options(final_round_anchor="complete_round", first_player="place0"),
+    )
     c = play(c, CID, creature("fee-3"))  # triggered at the place just before first_place: ends at once
     assert c.end is not None
 
@@ -64,7 +70,12 @@ def test_E4_replenishment_order_and_giver_chooses():
 
 
 def test_E5_stalemate_after_a_full_round_of_passes():
-    s = make(3, hands={ANA: ["fee-1"], BOB: ["fee-2"], CID: ["fee-3"]}, deck=[], opts=options(expansion=True, must_play=False))
+    s = make(
+        3,
+        hands={ANA: ["fee-1"], BOB: ["fee-2"], CID: ["fee-3"]},
+        deck=[],
+        opts=options(expansion=True, must_play=False),
+    )
     for seat in (ANA, BOB):
         s = play(s, seat, Pass())
     assert s.idle_turns == 2 and s.end is None
@@ -86,7 +97,12 @@ def test_E6_each_player_scores_the_forest_at_his_place():
 
 
 def test_E7_ties_fewest_cards_then_shared():
-    s = make(3, hands={ANA: ["x-1"], BOB: ["x-2"], CID: []}, forests={ANA: ["gnome-1"], BOB: ["gnome-2"]}, end=rules.End(reason="stalemate"))
+    s = make(
+        3,
+        hands={ANA: ["x-1"], BOB: ["x-2"], CID: []},
+        forests={ANA: ["gnome-1"], BOB: ["gnome-2"]},
+        end=rules.End(reason="stalemate"),
+    )
     r = GAME.result(s)
     assert r.winners == [ANA, BOB] and "share" in r.note
     s2 = s.model_copy(update={"hands": (("x-1",), ("x-2", "x-3"), ())})
@@ -110,7 +126,11 @@ def test_E8_result_breakdown():
     r = GAME.result(s)
     assert [x.seat for x in r.seats] == [BOB, ANA]  # place order
     ana = next(x for x in r.seats if x.seat == ANA)
-    assert ana.score == 5 and [(ln.label, ln.points) for ln in ana.lines] == [("Homme", 1), ("Gnome", 4), ("Ogre", 0)]
+    assert ana.score == 5 and [(ln.label, ln.points) for ln in ana.lines] == [
+        ("Homme", 1),
+        ("Gnome", 4),
+        ("Ogre", 0),
+    ]
     assert "homme-3" in ana.lines[1].detail and ana.lines[1].extra["messages"]
     assert "replenish" in r.note
     assert GAME.result(make(2)) is None

@@ -24,7 +24,11 @@ from tests.games.fantasy.helpers import (
 
 EXP = options(expansion=True)
 DECK = ["elfe-8", "elfe-7", "elfe-6", "farfadet-8", "farfadet-7"]
-HANDS = {ANA: ["dryade-1", "gnome-1", "homme-1", "secret-gnome"], BOB: ["fee-1", "gnome-2"], CID: ["fee-2", "gnome-3"]}
+HANDS = {
+    ANA: ["dryade-1", "gnome-1", "homme-1", "secret-gnome"],
+    BOB: ["fee-1", "gnome-2"],
+    CID: ["fee-2", "gnome-3"],
+}
 
 
 def test_R1_which_plays_open_a_window():
@@ -41,7 +45,12 @@ def test_R2_declared_choices_are_public_during_the_window():
     w = play(s, ANA, creature("dryade-1", target_player=BOB, target_card="lutin-1"))
     for seat in (None, ANA, BOB, CID):
         item = GAME.view(w, seat)["window"]["chain"][0]
-        assert item["declared"] == {"action": "play_creature", "card": "dryade-1", "target_player": BOB, "target_card": "lutin-1"}
+        assert item["declared"] == {
+            "action": "play_creature",
+            "card": "dryade-1",
+            "target_player": BOB,
+            "target_card": "lutin-1",
+        }
         assert item["text"] == "%(player)s's Dryade will take %(card)s from %(target)s."
 
 
@@ -51,7 +60,13 @@ def test_R3_eligible_reactors():
     assert w.window.eligible == (BOB, CID)  # not the player, not an empty hand
     w = play(w, BOB, ReactFee(card="fee-1"))
     assert w.window.eligible == (ANA, CID)  # the active player may answer someone else's Fée
-    a = make(4, hands={**HANDS, DEE: ["fee-3"]}, forests={BOB: ["lutin-1"]}, opts=options(fee_reactors="affected_only"), deck=DECK)
+    a = make(
+        4,
+        hands={**HANDS, DEE: ["fee-3"]},
+        forests={BOB: ["lutin-1"]},
+        opts=options(fee_reactors="affected_only"),
+        deck=DECK,
+    )
     a = play(a, ANA, creature("dryade-1", target_player=BOB, target_card="lutin-1"))
     assert a.window.eligible == (BOB,)
     n = make(3, hands=HANDS, opts=options(fee_reactors="affected_only"), deck=DECK)
@@ -79,7 +94,9 @@ def test_R5_the_first_fee_wins_and_a_new_window_opens():
 
 
 def test_R6_even_fees_let_the_item_act_odd_cancel():
-    s = make(3, hands={ANA: ["gnome-1", "fee-5"], BOB: ["fee-1", "gnome-2"], CID: ["fee-2", "gnome-3"]}, deck=DECK)
+    s = make(
+        3, hands={ANA: ["gnome-1", "fee-5"], BOB: ["fee-1", "gnome-2"], CID: ["fee-2", "gnome-3"]}, deck=DECK
+    )
     one = pass_all(play(play(s, ANA, creature("gnome-1")), BOB, ReactFee(card="fee-1")))
     assert one.hands[ANA] == ("fee-5",)  # cancelled: no draw
     two = play(play(s, ANA, creature("gnome-1")), BOB, ReactFee(card="fee-1"))
@@ -88,8 +105,16 @@ def test_R6_even_fees_let_the_item_act_odd_cancel():
 
 
 def test_R7_cancelled_bieres_continue_at_T4():
-    s = make(3, hands={ANA: ["biere-1", "dryade-1"], BOB: ["fee-1", "gnome-2"]}, forests={BOB: ["homme-1"]}, opts=EXP, deck=DECK)
-    s = play(s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]})
+    s = make(
+        3,
+        hands={ANA: ["biere-1", "dryade-1"], BOB: ["fee-1", "gnome-2"]},
+        forests={BOB: ["homme-1"]},
+        opts=EXP,
+        deck=DECK,
+    )
+    s = play(
+        s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]}
+    )
     s = pass_all(play(s, BOB, ReactFee(card="fee-1")))
     assert s.step == "after_bieres" and s.active == ANA and s.neutralised == () and "biere-1" in s.out_of_play
 
@@ -101,7 +126,13 @@ def test_R8_reacting_costs_a_card_not_a_turn():
 
 
 def test_R9_prefs_timeouts_and_public_only_auto_moves():
-    s = make(4, hands={**HANDS, DEE: ["gnome-4"]}, forests={BOB: ["lutin-1"]}, opts=options(reaction_timeout_s=30), deck=DECK)
+    s = make(
+        4,
+        hands={**HANDS, DEE: ["gnome-4"]},
+        forests={BOB: ["lutin-1"]},
+        opts=options(reaction_timeout_s=30),
+        deck=DECK,
+    )
     w = play(s, ANA, creature("dryade-1", target_player=BOB, target_card="lutin-1"))
     assert auto_move(w, BOB, FantasyPrefs()) is None  # affected: asked
     assert auto_move(w, BOB, None) is None
@@ -121,21 +152,32 @@ def test_R9_prefs_timeouts_and_public_only_auto_moves():
 def test_R9_a_fee_in_hand_changes_nothing_that_others_see():
     """Swap Bob's Fée for a non-Fée card from the deck: every other seat's view, the window prompt,
     to_act and every auto answer stay the same."""
-    s = make(4, hands={**HANDS, DEE: ["gnome-4"]}, forests={BOB: ["lutin-1"]}, opts=EXP, deck=["elfe-5", *DECK])
+    s = make(
+        4, hands={**HANDS, DEE: ["gnome-4"]}, forests={BOB: ["lutin-1"]}, opts=EXP, deck=["elfe-5", *DECK]
+    )
     w = play(s, ANA, creature("dryade-1", target_player=BOB, target_card="lutin-1"))
     swapped = w.model_copy(
-        update={"hands": (w.hands[0], tuple(sorted(("elfe-5", "gnome-2"))), *w.hands[2:]), "deck": ("fee-1", *DECK)}
+        update={
+            "hands": (w.hands[0], tuple(sorted(("elfe-5", "gnome-2"))), *w.hands[2:]),
+            "deck": ("fee-1", *DECK),
+        }
     )
     for seat in (None, ANA, CID, DEE):
         assert GAME.view(w, seat) == GAME.view(swapped, seat)
-    assert GAME.view(w, BOB)["prompt"] == GAME.view(swapped, BOB)["prompt"] == GAME.view(w, BOB)["window"]["prompt"]
+    assert (
+        GAME.view(w, BOB)["prompt"]
+        == GAME.view(swapped, BOB)["prompt"]
+        == GAME.view(w, BOB)["window"]["prompt"]
+    )
     assert GAME.to_act(w) == GAME.to_act(swapped)
     for seat in range(4):
         for pref in ("ask_when_affected", "ask_always", "never"):
             p = FantasyPrefs(react_pref=pref)
             assert auto_move(w, seat, p) == auto_move(swapped, seat, p)
     assert GAME.timeout(w) == GAME.timeout(swapped)
-    assert ReactFee(card="fee-1") in GAME.legal_moves(w, BOB) and GAME.legal_moves(swapped, BOB) == [ReactPass()]
+    assert ReactFee(card="fee-1") in GAME.legal_moves(w, BOB) and GAME.legal_moves(swapped, BOB) == [
+        ReactPass()
+    ]
     # and after everybody passes, the outcome (and its log) is the same for the others too
     a, b = pass_all(w), pass_all(swapped)
     for seat in (None, ANA, CID, DEE):

@@ -49,8 +49,15 @@ def test_S1_options_defaults_and_validation():
 
 @pytest.mark.parametrize(
     ("n", "kw", "ok"),
-    [(1, {}, False), (2, {}, True), (4, {}, True), (5, {}, False), (6, {"large_base": True}, True),
-     (6, {"expansion": True}, True), (7, {"expansion": True}, False)],
+    [
+        (1, {}, False),
+        (2, {}, True),
+        (4, {}, True),
+        (5, {}, False),
+        (6, {"large_base": True}, True),
+        (6, {"expansion": True}, True),
+        (7, {"expansion": True}, False),
+    ],
 )
 def test_S2_player_count(n, kw, ok):
     assert (GAME.min_players, GAME.max_players) == (2, 6)
@@ -75,7 +82,8 @@ def test_S4_deck_composition():
     assert len(all_cards(full)) == 96
     assert {f"secret-{r}" for r in cards.RACES} <= set(all_cards(full))
     custom = GAME.setup(
-        2, options(expansion=True, f2_secrets=False, f2_counts={"homme": 2, "ogre": 0, "garou": 1, "biere": 12}),
+        2,
+        options(expansion=True, f2_secrets=False, f2_counts={"homme": 2, "ogre": 0, "garou": 1, "biere": 12}),
         random.Random(1),
     )
     ids = all_cards(custom)
@@ -86,7 +94,9 @@ def test_S4_deck_composition():
 def test_S5_first_player():
     firsts = {GAME.setup(4, options(), random.Random(seed)).first_place for seed in range(40)}
     assert firsts == {0, 1, 2, 3}
-    assert {GAME.setup(4, options(first_player="place0"), random.Random(seed)).first_place for seed in range(10)} == {0}
+    assert {
+        GAME.setup(4, options(first_player="place0"), random.Random(seed)).first_place for seed in range(10)
+    } == {0}
 
 
 def test_S6_deal_five_each_one_at_a_time_from_the_first_player():

@@ -4,14 +4,32 @@ from __future__ import annotations
 
 from app.games.fantasy import GAME, auto_move, rules
 from app.games.fantasy.rules import EndTurn, Pass, PlayCreature, ReactPass
-from tests.games.fantasy.helpers import ANA, BOB, CID, creature, fill, forest_of, make, options, play, rejected, settle
+from tests.games.fantasy.helpers import (
+    ANA,
+    BOB,
+    CID,
+    creature,
+    fill,
+    forest_of,
+    make,
+    options,
+    play,
+    rejected,
+    settle,
+)
 
 EXP = options(expansion=True)
 DECK = fill(10, used=[])
 
 
 def test_T1_the_active_player_keeps_the_turn_after_moving_place():
-    s = make(3, hands={ANA: ["farfadet-1", "gnome-1"], BOB: ["gnome-2"]}, forests={BOB: ["lutin-1"]}, opts=EXP, deck=DECK)
+    s = make(
+        3,
+        hands={ANA: ["farfadet-1", "gnome-1"], BOB: ["gnome-2"]},
+        forests={BOB: ["lutin-1"]},
+        opts=EXP,
+        deck=DECK,
+    )
     s = settle(play(s, ANA, creature("farfadet-1", target_player=BOB)))
     assert s.window is not None and s.active == ANA and s.turn_place == 0
     s = play(s, BOB, ReactPass())
@@ -37,7 +55,10 @@ def test_T3_main_play_and_when_pass_is_legal():
     assert GAME.legal_moves(empty, ANA) == [Pass()]
     assert auto_move(empty, ANA, None) == Pass()  # T3d: the service may pass for an empty hand
     only_secret = make(
-        2, hands={ANA: ["secret-gnome"]}, forests={ANA: ["gnome-1"]}, opts=options(expansion=True, secret_placement="absent_only")
+        2,
+        hands={ANA: ["secret-gnome"]},
+        forests={ANA: ["gnome-1"]},
+        opts=options(expansion=True, secret_placement="absent_only"),
     )
     assert GAME.legal_moves(only_secret, ANA) == [Pass()]
     assert auto_move(only_secret, ANA, None) is None  # decided from hand sizes only
@@ -51,11 +72,20 @@ def test_T4_after_bieres_one_creature_or_end_turn():
         opts=EXP,
         deck=DECK,
     )
-    s = settle(play(s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]}))
+    s = settle(
+        play(
+            s,
+            ANA,
+            {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]},
+        )
+    )
     s = play(s, BOB, ReactPass())
     assert s.step == "after_bieres" and s.biere_target == BOB
     assert rejected(s, ANA, creature("gnome-1")) == "biere_followup"
-    assert rejected(s, ANA, {"action": "play_bieres", "cards": ["biere-2"], "target_player": CID}) == "wrong_step"
+    assert (
+        rejected(s, ANA, {"action": "play_bieres", "cards": ["biere-2"], "target_player": CID})
+        == "wrong_step"
+    )
     assert GAME.legal_moves(s, ANA) == [EndTurn()]
     anyf = s.model_copy(update={"options": options(expansion=True, biere_followup="any")})
     assert settle(play(anyf, ANA, creature("gnome-1"))).active == BOB
@@ -67,7 +97,12 @@ def test_T4_after_bieres_one_creature_or_end_turn():
 
 
 def test_T5_the_card_lies_in_the_forest_during_the_window_and_stays_when_cancelled():
-    s = make(3, hands={ANA: ["dryade-1", "gnome-3"], BOB: ["fee-1", "gnome-2"]}, forests={BOB: ["lutin-1"]}, deck=DECK)
+    s = make(
+        3,
+        hands={ANA: ["dryade-1", "gnome-3"], BOB: ["fee-1", "gnome-2"]},
+        forests={BOB: ["lutin-1"]},
+        deck=DECK,
+    )
     s = play(s, ANA, creature("dryade-1", target_player=BOB, target_card="lutin-1"))
     assert forest_of(s, ANA) == ["dryade-1"] and "dryade-1" not in s.hands[ANA]
     s = settle(play(s, BOB, {"action": "react_fee", "card": "fee-1"}))
@@ -92,7 +127,13 @@ def test_T7_end_of_turn_order():
         deck=[],
         idle_turns=1,
     )
-    s = settle(play(s, ANA, {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]}))
+    s = settle(
+        play(
+            s,
+            ANA,
+            {"action": "play_bieres", "cards": ["biere-1"], "target_player": BOB, "hommes": ["homme-1"]},
+        )
+    )
     s = play(play(s, BOB, ReactPass()), ANA, EndTurn())
     assert s.neutralised == () and s.idle_turns == 0 and s.active == BOB  # T7.1, T7.2, T7.4
     p = play(s, BOB, Pass())
@@ -100,7 +141,9 @@ def test_T7_end_of_turn_order():
 
 
 def test_T8_turn_order_follows_places():
-    s = make(3, hands={ANA: ["fee-1"], BOB: ["fee-2"], CID: ["fee-3"]}, occupant=(2, 0, 1), active=2, deck=DECK)
+    s = make(
+        3, hands={ANA: ["fee-1"], BOB: ["fee-2"], CID: ["fee-3"]}, occupant=(2, 0, 1), active=2, deck=DECK
+    )
     order = []
     for _ in range(3):
         order.append(s.active)
@@ -117,14 +160,20 @@ def test_T9_outside_his_turn_only_answers_and_decisions():
 
 
 def test_T10_hands_are_sorted_by_id():
-    s = make(2, hands={ANA: ["korrigan-1"], BOB: ["lutin-2", "dryade-9"]}, deck=["elfe-3", "gnome-1", "fee-2"])
+    s = make(
+        2, hands={ANA: ["korrigan-1"], BOB: ["lutin-2", "dryade-9"]}, deck=["elfe-3", "gnome-1", "fee-2"]
+    )
     s = play(play(s, ANA, creature("korrigan-1", target_player=BOB)), BOB, ReactPass())
     for hand in s.hands:
         assert list(hand) == sorted(hand)
 
 
 def test_T11_to_act_in_each_phase():
-    s = make(3, hands={ANA: ["korrigan-1"], BOB: ["gnome-1"], CID: ["gnome-2"]}, opts=options(korrigan_take="victim_chooses"))
+    s = make(
+        3,
+        hands={ANA: ["korrigan-1"], BOB: ["gnome-1"], CID: ["gnome-2"]},
+        opts=options(korrigan_take="victim_chooses"),
+    )
     assert GAME.to_act(s) == {ANA}
     w = play(s, ANA, creature("korrigan-1", target_player=BOB))
     assert GAME.to_act(w) == {BOB, CID}
@@ -150,14 +199,20 @@ def test_T12_rejection_precedence():
     assert rejected(s, ANA, creature("dryade-9")) == "card_not_in_hand"
     assert rejected(s, ANA, creature("biere-1")) == "wrong_card_kind"
     # the rule names forest_protected (C6), not unexpected_choice, for a card at a protected Forest
-    assert rejected(s, ANA, creature("dryade-1", target_player=BOB, target_card="lutin-1")) == "forest_protected"
+    assert (
+        rejected(s, ANA, creature("dryade-1", target_player=BOB, target_card="lutin-1")) == "forest_protected"
+    )
     # missing_choice is listed before unexpected_choice
     assert rejected(s, ANA, creature("dryade-1", target_player=CID, column="gnome")) == "missing_choice"
     assert rejected(s, ANA, creature("dryade-1", target_player=ANA, column="gnome")) == "unexpected_choice"
     assert rejected(s, ANA, creature("dryade-1", target_player=7)) == "bad_target"
-    assert rejected(s, ANA, creature("elfe-1", copy="lutin-2")) == "unexpected_choice"  # nothing copyable here
+    assert (
+        rejected(s, ANA, creature("elfe-1", copy="lutin-2")) == "unexpected_choice"
+    )  # nothing copyable here
     try:
         play(s, ANA, creature("dryade-1", target_player=BOB, target_card="lutin-1"))
     except rules.IllegalMove as err:
-        assert err.message == "%(target)s's Forest is protected by a Homme." and err.params == {"target": {"seat": BOB}}
+        assert err.message == "%(target)s's Forest is protected by a Homme." and err.params == {
+            "target": {"seat": BOB}
+        }
     assert PlayCreature(card="dryade-1", target_player=CID, target_card="lutin-2") in GAME.legal_moves(s, ANA)
