@@ -33,7 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.games import registry
 from app.games.base import N_
-from app.i18n import render
+from app.i18n import ngettext, render
 from app.services.errors import Invalid, NotFound
 from app.store.models import (
     GameTable,
@@ -470,7 +470,8 @@ async def queue_digests(sm: Any, settings: Settings, now: datetime | None = None
                 user_id,
                 "digest",
                 f"digest:{user_id}:{today}",
-                render(N_("%(n)s tables wait for you"), {"n": len(waiting)}),
+                ngettext("%(n)s table waits for you", "%(n)s tables wait for you", len(waiting))
+                % {"n": len(waiting)},
                 "\n".join(lines),
                 f"{settings.base_url.rstrip('/')}/next",
                 now=now,
