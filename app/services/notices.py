@@ -530,15 +530,10 @@ async def vapid_keys(sm: Any) -> tuple[str, str]:
     """(private, public) keys, base64url: generated once, shared by every process
     through the database. The public one is the browser's applicationServerKey."""
     async with sm() as db:
-        rows = dict(
-            (
-                await db.execute(
-                    select(ServerSecret.name, ServerSecret.value).where(ServerSecret.name.like("vapid_%"))
-                )
-            )
-            .tuples()
-            .all()
+        found = await db.execute(
+            select(ServerSecret.name, ServerSecret.value).where(ServerSecret.name.like("vapid_%"))
         )
+        rows = {name: value for name, value in found.all()}
     if "vapid_private" in rows and "vapid_public" in rows:
         return rows["vapid_private"], rows["vapid_public"]
     private, public = _new_vapid()
