@@ -232,8 +232,11 @@ async def new_table_form(rt: RuntimeDep, request: Request, user: CurrentUser) ->
     except ValueError:
         seats = -1
     options = form_values(option_fields(game), form) if game is not None else {}
+    # The turn deadline is a platform setting beside the game's options.
+    raw_hours = str(form.get("turn_hours", "")).strip()
+    turn_hours = int(raw_hours) if raw_hours.isdigit() else None
     try:
-        table, token = await tables.create_table(rt, user, game_id, seats, options)
+        table, token = await tables.create_table(rt, user, game_id, seats, options, turn_hours)
     except ServiceError as exc:
         games = registry.all_games()
         return page(
