@@ -1,4 +1,4 @@
-"""Operator commands: python -m app serve|migrate|create-admin|replay."""
+"""Operator commands: python -m app serve|migrate|create-admin|replay|deliver."""
 
 from __future__ import annotations
 
@@ -48,6 +48,26 @@ async def _create_admin(name: str, password: str) -> None:
         await rt.engine.dispose()
 
 
+async def _deliver(once: bool) -> int:
+    """Send queued notices from this process (besides, or instead of, the
+    servers' own workers: leases keep any number of them from doubling a notice)."""
+    from app.services.delivery import Worker
+    from app.services.runtime import Runtime
+
+    settings = get_settings()
+    rt = Runtime.build(settings)
+    worker = Worker(rt)
+    try:
+        while True:
+            sent = await worker.run_once()
+            if once:
+                print(f"{sent} notices sent")
+                return 0
+            await asyncio.sleep(settings.delivery_poll or 5.0)
+    finally:
+        await rt.engine.dispose()
+
+
 async def _replay(table_id: int) -> int:
     from app.services import moves
     from app.services.errors import ServiceError
@@ -80,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     admin.add_argument("--password", help="default: asked on the terminal, or $ADMIN_PASSWORD")
     replay = sub.add_parser("replay", help="rebuild a table from seed + move log and compare")
     replay.add_argument("table_id", type=int)
+    deliver = sub.add_parser("deliver", help="send queued notices (a separate delivery worker)")
+    deliver.add_argument("--once", action="store_true", help="one pass, then exit")
     args = parser.parse_args(argv)
 
     if args.command == "serve":
@@ -95,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "replay":
         return asyncio.run(_replay(args.table_id))
+    if args.command == "deliver":
+        return asyncio.run(_deliver(args.once))
     return 2
 
 

@@ -273,11 +273,11 @@ class DeliveryWorker:
 
     async def _run(self) -> None:
         while True:
+            await asyncio.sleep(self.interval)
             try:
                 await self.worker.run_once()
             except Exception:
                 log.exception("delivery pass failed; retrying")
-            await asyncio.sleep(self.interval)
 
     async def stop(self) -> None:
         if self._task:

@@ -185,3 +185,20 @@ async def test_a_worker_killed_between_claim_and_send_neither_loses_nor_repeats(
         row = (await db.scalars(select(OutboxNotice))).one()
         assert row.status == "sent" and row.attempts == 1
         assert (await db.scalars(select(NoticeChannel))).one().last_error is None
+
+
+async def test_the_deliver_command_sends_queued_notices_once(app, client, make_client, endpoint, settings):
+    from tests.support.server import app_command
+
+    tid, active, idle = await two_players(client, make_client())
+    await add_channel(idle, endpoint.apprise_url())
+    snap = await state(active, tid)
+    await move(active, tid, snap["version"], snap["legal_moves"][0])
+    await app.state.rt.bots.idle()
+    # In a thread: the app's own tasks must be able to finish their transactions meanwhile.
+    done = await asyncio.to_thread(app_command, "deliver", "--once", database_url=settings.database_url)
+    assert done.returncode == 0, done.stderr
+    assert "1 notices sent" in done.stdout
+    done = await asyncio.to_thread(app_command, "deliver", "--once", database_url=settings.database_url)
+    assert "0 notices sent" in done.stdout
+    assert len(endpoint.posts) == 1
