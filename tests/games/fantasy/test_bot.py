@@ -79,3 +79,20 @@ def test_bot_moves_are_legal_in_decisions():
     move = GAME.bot_move(s, BOB, random.Random(0))
     assert move in GAME.legal_moves(s, BOB) and "fee-2" not in move.cards
     assert CID == 2
+
+
+def _golden(n: int, expansion: bool) -> tuple[int, list[int], str]:
+    rng = random.Random(2026)
+    s = GAME.setup(n, FantasyOptions(expansion=expansion), random.Random(2026))
+    moves = 0
+    while GAME.to_act(s):
+        seat = min(GAME.to_act(s))
+        s = GAME.apply(s, seat, GAME.bot_move(s, seat, rng), rng)
+        moves += 1
+    return moves, [scoring.score(s, i) for i in range(n)], s.end.reason
+
+
+def test_golden_playouts():
+    """Bots in every seat with a fixed seed: any rule change that moves these numbers must be deliberate."""
+    assert _golden(3, False) == (121, [15, 17, 15], "final_round")
+    assert _golden(4, True) == (282, [31, 24, 23, 18], "replenish_failed")
