@@ -100,11 +100,17 @@ def test_two_browsers_play_live_and_never_see_each_others_hand(server, browser):
 
 
 def open_table_for_two(
-    server: ServerProcess, ann: Person, bob: Person, game: str, on_form: Callable[[Any], None] | None = None
+    server: ServerProcess,
+    ann: Person,
+    bob: Person,
+    game: str,
+    on_form: Callable[[Any], None] | None = None,
+    before_start: Callable[[int], None] | None = None,
 ) -> int:
     """Through the pages only: Ann registers and creates a 2-seat table of `game`,
     Bob follows the invite link as a guest, Ann starts; both pages follow live.
-    `on_form` may inspect the create-table form before it is sent."""
+    `on_form` may inspect the create-table form before it is sent;
+    `before_start` gets the table id once both are seated."""
     from playwright.sync_api import expect
 
     ann.page.goto("/register")
@@ -139,6 +145,9 @@ def open_table_for_two(
     # Player 1's page sees Bob sit down, without a reload.
     expect(ann.live().locator(".seats")).to_contain_text("Bob")
     ann.assert_not_reloaded()
+
+    if before_start is not None:
+        before_start(table_id)
 
     # Player 1 starts the game (a plain form post: player 1's page navigates);
     # player 2's page switches to the game live.
