@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import delete, or_, select
 
 from app.services import notices
 from app.services.notices import as_utc, utcnow
@@ -54,6 +54,10 @@ log = logging.getLogger("feytable.delivery")
 
 MAX_ATTEMPTS = 8
 BATCH = 20
+# Delivered and skipped notices are kept a while (their dedupe keys stop a
+# repeat), then purged so the outbox does not grow forever.
+KEEP_DONE = timedelta(days=30)
+PURGE_EVERY = timedelta(hours=1)
 # Events that are about one table: skipped while the user looks at that table.
 TABLE_EVENTS = frozenset({"turn", "reminder", "game_over"})
 
@@ -84,6 +88,7 @@ class Worker:
     def __init__(self, rt: Runtime, worker_id: str | None = None) -> None:
         self.rt = rt
         self.worker_id = worker_id or secrets.token_hex(8)
+        self._purged_at: datetime | None = None
 
     async def run_once(
         self, now: datetime | None = None, on_claimed: Callable[[Claimed], Awaitable[None]] | None = None
@@ -94,6 +99,7 @@ class Worker:
         use it to kill the worker at exactly that moment)."""
         now = now or utcnow()
         await notices.queue_digests(self.rt.sm, self.rt.settings, now)
+        await self._purge(now)
         sent = 0
         for _ in range(100):  # bounded: a pass never runs forever
             batch = await self._claim(now)
@@ -106,6 +112,18 @@ class Worker:
             if len(batch) < BATCH:
                 break
         return sent
+
+    async def _purge(self, now: datetime) -> None:
+        if self._purged_at is not None and now - self._purged_at < PURGE_EVERY:
+            return
+        self._purged_at = now
+        async with self.rt.sm.begin() as db:
+            await db.execute(
+                delete(OutboxNotice).where(
+                    OutboxNotice.status.in_(("sent", "skipped", "failed")),
+                    OutboxNotice.next_try_at < now - KEEP_DONE,
+                )
+            )
 
     async def _claim(self, now: datetime) -> list[Claimed]:
         rt = self.rt

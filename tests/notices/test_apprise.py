@@ -202,3 +202,20 @@ async def test_the_deliver_command_sends_queued_notices_once(app, client, make_c
     done = await asyncio.to_thread(app_command, "deliver", "--once", database_url=settings.database_url)
     assert "0 notices sent" in done.stdout
     assert len(endpoint.posts) == 1
+
+
+async def test_delivered_notices_are_purged_after_a_month(app, client, make_client, endpoint):
+    tid, active, idle = await two_players(client, make_client())
+    await add_channel(idle, endpoint.apprise_url())
+    snap = await state(active, tid)
+    await move(active, tid, snap["version"], snap["legal_moves"][0])
+    assert await Worker(app.state.rt).run_once() == 1
+
+    async def rows() -> int:
+        async with app.state.rt.sm() as db:
+            return len((await db.scalars(select(OutboxNotice.id))).all())
+
+    await Worker(app.state.rt).run_once(utcnow() + timedelta(days=29))
+    assert await rows() == 1
+    await Worker(app.state.rt).run_once(utcnow() + timedelta(days=31))
+    assert await rows() == 0
