@@ -1339,6 +1339,16 @@ def _creature_candidates(state: FantasyState, seat: int, card: str, race: str) -
 
 
 def legal_moves(state: FantasyState, seat: int) -> list[Any]:
+    """Every move `seat` may send now, with all fields filled (T11).
+
+    Creatures: one move per card and per accepted set of choices (targets, cards, columns, copies);
+    every candidate is checked by the same validation as `apply`, so each listed move is accepted.
+    A Garou's move names its `target_player` (the Homme's owner) although `apply` also accepts it
+    without. Bières: every batch size 1..k, every choice of Hommes and every choice of Bière ids,
+    except that when one size would list more than MAX_BIERE_BATCHES moves only the lowest Bière ids
+    are offered for it (Bières are identical; the Homme choices are always all listed).
+    Decisions: every combination of the required number of cards.
+    """
     if seat not in to_act(state):
         return []
     hand = state.hands[seat]
