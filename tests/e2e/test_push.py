@@ -71,12 +71,16 @@ def server_with_delivery(fresh_database: str, tmp_path: Path) -> Iterator[Server
         yield running
 
 
-def _wait(predicate: Any, timeout: float = WAIT_MS / 1000) -> None:
+def _wait(predicate: Any, page: Any = None, timeout: float = WAIT_MS / 1000) -> None:
+    """Poll; with a page, through Playwright (its events arrive only while it runs)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if predicate():
             return
-        time.sleep(0.05)
+        if page is not None:
+            page.wait_for_timeout(50)
+        else:
+            time.sleep(0.05)
     raise AssertionError("timed out")
 
 
@@ -130,3 +134,44 @@ def test_subscribe_in_chromium_then_a_test_notice_reaches_the_push_service(
         assert page.get_by_text("This browser's push notifications").count() == 0
     finally:
         context.close()
+
+
+def test_the_table_page_tells_the_server_when_it_is_visible_or_hidden(
+    server_with_delivery: ServerProcess, browser: Any
+) -> None:
+    """The "no notice while my table page is visible" signal, from a real page."""
+    base = server_with_delivery.base_url
+    context = browser.new_context(base_url=base)
+    context.set_default_timeout(WAIT_MS)
+    page = context.new_page()
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    try:
+        api = context.request
+        assert api.post("/api/auth/register", data={"name": "ann", "password": PASSWORD}).ok
+        table = api.post("/api/tables", data={"game": "tally", "seats": 2, "options": {}}).json()
+        assert api.post(f"/api/tables/{table['id']}/bots", data={}).ok
+        assert api.post(f"/api/tables/{table['id']}/start", data={}).ok
+
+        page.goto(f"/tables/{table['id']}")
+        _wait(lambda: {"visible": True} in _messages(sent), page)
+        # The user switches to another tab.
+        page.evaluate(
+            """() => {
+              Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true});
+              document.dispatchEvent(new Event("visibilitychange"));
+            }"""
+        )
+        _wait(lambda: {"visible": False} in _messages(sent), page)
+    finally:
+        context.close()
+
+
+def _messages(frames: list[str]) -> list[Any]:
+    out = []
+    for frame in frames:
+        try:
+            out.append(json.loads(frame))
+        except ValueError:
+            continue
+    return out
