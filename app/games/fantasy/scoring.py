@@ -6,13 +6,30 @@ from app.games.base import N_, Result, ScoreLine, SeatResult
 from app.games.fantasy.cards import COLUMN_ORDER, DATA, RACE_NAMES, printed_race
 from app.games.fantasy.state import FantasyState
 
-END_NOTES = {
-    "final_round": N_("The game ended after the final round."),
-    "replenish_failed": N_("The game ended: a player with an empty hand could not replenish."),
-    "stalemate": N_("The game ended by stalemate: a full round of passes with an empty deck."),
+NOTES = {
+    ("final_round", ""): N_("The game ended after the final round."),
+    ("final_round", "fewest"): N_(
+        "The game ended after the final round. The tie was broken by the fewest cards in hand."
+    ),
+    ("final_round", "shared"): N_("The game ended after the final round. Tied players share the victory."),
+    ("replenish_failed", ""): N_("The game ended: a player with an empty hand could not replenish."),
+    ("replenish_failed", "fewest"): N_(
+        "The game ended: a player with an empty hand could not replenish. "
+        "The tie was broken by the fewest cards in hand."
+    ),
+    ("replenish_failed", "shared"): N_(
+        "The game ended: a player with an empty hand could not replenish. Tied players share the victory."
+    ),
+    ("stalemate", ""): N_("The game ended by stalemate: a full round of passes with an empty deck."),
+    ("stalemate", "fewest"): N_(
+        "The game ended by stalemate: a full round of passes with an empty deck. "
+        "The tie was broken by the fewest cards in hand."
+    ),
+    ("stalemate", "shared"): N_(
+        "The game ended by stalemate: a full round of passes with an empty deck. "
+        "Tied players share the victory."
+    ),
 }
-TIEBREAK_NOTE = N_("Tie broken by the fewest cards in hand.")
-SHARED_NOTE = N_("Tied players share the victory.")
 
 
 def place_score(state: FantasyState, place: int) -> int:
@@ -75,9 +92,9 @@ def result(state: FantasyState) -> Result | None:
     winners = sorted(s for s in range(state.seats) if ranks[s] == 1)
     top = max(scores)
     tied_top = [s for s in range(state.seats) if scores[s] == top]
-    notes = [END_NOTES[state.end.reason]]
+    tie = ""
     if len(tied_top) > 1:
-        notes.append(TIEBREAK_NOTE if fewest and len(winners) < len(tied_top) else SHARED_NOTE)
+        tie = "fewest" if fewest and len(winners) < len(tied_top) else "shared"
     seats = [
         SeatResult(
             seat=s,
@@ -88,4 +105,4 @@ def result(state: FantasyState) -> Result | None:
         )
         for s in state.occupant
     ]
-    return Result(seats=seats, winners=winners, note=" ".join(notes))
+    return Result(seats=seats, winners=winners, note=NOTES[(state.end.reason, tie)])

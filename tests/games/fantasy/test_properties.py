@@ -117,9 +117,23 @@ def test_property_a_fee_in_hand_is_invisible_to_the_others(expansion: bool, n: i
                         assert auto_move(state, seat, p) == auto_move(other, seat, p)
                 view_a, view_b = GAME.view(state, holder), GAME.view(other, holder)
                 assert view_a["prompt"] == view_b["prompt"] and view_a["window"] == view_b["window"]
+        _auto_moves_read_only_hand_sizes(state, prefs)
         seat = rng.choice(sorted(GAME.to_act(state)))
         legal = GAME.legal_moves(state, seat)
         state = GAME.apply(state, seat, rng.choice(legal), rng)
+
+
+def _auto_moves_read_only_hand_sizes(state: FantasyState, prefs: list[FantasyPrefs]) -> None:
+    """Give every hand other cards of the same count: the service's answers must not change."""
+    pool = list(state.deck)
+    hands = []
+    for hand in state.hands:
+        take, pool = pool[: len(hand)], pool[len(hand) :]
+        hands.append(tuple(sorted(take)) if len(take) == len(hand) else hand)
+    other = state.model_copy(update={"hands": tuple(hands)})
+    for seat in range(state.seats):
+        for p in [None, *prefs]:
+            assert auto_move(state, seat, p) == auto_move(other, seat, p)
 
 
 @settings(max_examples=10, deadline=None)
