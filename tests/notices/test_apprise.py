@@ -219,3 +219,22 @@ async def test_delivered_notices_are_purged_after_a_month(app, client, make_clie
     assert await rows() == 1
     await Worker(app.state.rt).run_once(utcnow() + timedelta(days=31))
     assert await rows() == 0
+
+
+async def test_two_workers_at_once_send_each_notice_once(app, client, endpoint):
+    """Two senders (as in two server processes) claim with SKIP LOCKED on
+    PostgreSQL and under SQLite's write lock: never the same notice twice."""
+    from app.services import notices
+    from tests.support.api import register
+
+    await register(client, "ann")
+    await add_channel(client, endpoint.apprise_url())
+    rt = app.state.rt
+    async with rt.sm() as db:
+        user_id = (await db.scalars(select(NoticeChannel.user_id))).one()
+    for _ in range(6):
+        async with rt.sm.begin() as db:
+            assert await notices.test_notice(db, rt.settings, user_id) == 1
+    sent = await asyncio.gather(Worker(rt).run_once(), Worker(rt).run_once())
+    assert sum(sent) == 6
+    assert len(endpoint.posts) == 6
