@@ -52,7 +52,8 @@ async def table_socket(ws: WebSocket, table_id: int) -> None:
     await ws.accept()
     sub = rt.hub.subscribe(table_id)
     wants_sync = asyncio.Event()
-    reader = asyncio.create_task(_read(ws, wants_sync, _presence(rt, user.id, table_id)))
+    presence = _Presence(rt, user.id, table_id)
+    reader = asyncio.create_task(_read(ws, wants_sync, presence.record))
     try:
         while True:
             await _send_view(rt, ws, table_id, user, as_json)
@@ -72,15 +73,25 @@ async def table_socket(ws: WebSocket, table_id: int) -> None:
         reader.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await reader
-        with contextlib.suppress(Exception):  # the page is gone: not visible any more
-            await notices.record_presence(rt.sm, user.id, table_id, False)
+        with contextlib.suppress(Exception):
+            await presence.gone()
 
 
-def _presence(rt: Runtime, user_id: int, table_id: int) -> Callable[[bool], Awaitable[None]]:
-    async def record(visible: bool) -> None:
-        await notices.record_presence(rt.sm, user_id, table_id, visible)
+class _Presence:
+    """This socket's page: visible or not (stored only once the page has said so)."""
 
-    return record
+    def __init__(self, rt: Runtime, user_id: int, table_id: int) -> None:
+        self.rt, self.user_id, self.table_id = rt, user_id, table_id
+        self.reported = False
+
+    async def record(self, visible: bool) -> None:
+        self.reported = True
+        await notices.record_presence(self.rt.sm, self.user_id, self.table_id, visible)
+
+    async def gone(self) -> None:
+        """The page is closed: not visible any more."""
+        if self.reported:
+            await notices.record_presence(self.rt.sm, self.user_id, self.table_id, False)
 
 
 async def _send_view(rt: object, ws: WebSocket, table_id: int, user: object, as_json: bool) -> None:

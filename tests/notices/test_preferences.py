@@ -159,3 +159,18 @@ async def test_a_daily_digest_replaces_the_notice_per_turn(app, client, make_cli
     # Once a day only.
     assert await worker.run_once(at + timedelta(hours=6)) == 0
     assert len(endpoint.posts) == 1
+
+
+async def test_closing_the_table_page_counts_as_not_looking(app, client, make_client, endpoint):
+    tid, active, idle = await two_players(client, make_client())
+    await add_channel(idle, endpoint.apprise_url())
+    async with ws_client(app, idle) as wc, aconnect_ws(f"/ws/tables/{tid}", wc) as ws:
+        await ws.receive_text()
+        await _report(app, ws, True)
+    for _ in range(200):  # the server notices the closed socket
+        async with app.state.rt.sm() as db:
+            if not (await db.scalars(select(Presence.visible))).one():
+                break
+        await asyncio.sleep(0.01)
+    await _play(active, tid)
+    assert await Worker(app.state.rt).run_once() == 1
