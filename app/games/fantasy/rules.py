@@ -18,7 +18,16 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from app.games.base import N_, IllegalMove, LogEntry
-from app.games.fantasy.cards import COPYABLE, RACE_NAMES, RACES, base_ids, expansion_ids, kind, printed_race
+from app.games.fantasy.cards import (
+    COPYABLE,
+    RACE_NAMES,
+    RACES,
+    base_ids,
+    display_name,
+    expansion_ids,
+    kind,
+    printed_race,
+)
 from app.games.fantasy.options import FantasyOptions
 from app.games.fantasy.state import (
     HAND_SIZE,
@@ -130,27 +139,27 @@ NOT_IN_HAND = N_("You do not hold that card.")
 NOT_A_CREATURE = N_("%(card)s is not a creature.")
 NOT_A_SECRET = N_("%(card)s is not a Secret.")
 NOT_A_BIERE = N_("%(card)s is not a Bière.")
-BIERE_FOLLOWUP = N_("After your Bières you may only lay a card that acts on %(target)s's Forest.")
+BIERE_FOLLOWUP = N_("After your Bières you may only lay a card that acts on the Forest you aimed them at.")
 MUST_PLAY = N_("You must lay a card.")
 MISSING_TARGET = N_("Choose a player for your %(card)s.")
-MISSING_CARD = N_("Choose a card in %(target)s's Forest.")
+MISSING_CARD = N_("Choose a card in that player's Forest.")
 MISSING_HOMME = N_("Choose a Homme in another player's Forest.")
 MISSING_COLUMN = N_("Choose the column the Homme will join.")
 MISSING_COPY = N_("Choose the card your Elfe copies.")
 MISSING_BIERES = N_("Choose at least one Bière.")
 UNEXPECTED = N_("Your %(card)s takes no such choice.")
 BAD_TARGET = N_("Choose another player.")
-NOT_IN_FOREST = N_("That card is not in %(target)s's Forest.")
+NOT_IN_FOREST = N_("That card is not in that player's Forest.")
 NOT_IN_ANY_FOREST = N_("That card is not in any Forest.")
-FOREST_PROTECTED = N_("%(target)s's Forest is protected by a Homme.")
+FOREST_PROTECTED = N_("That player's Forest is protected by a Homme.")
 NOT_A_HOMME = N_("A Garou can only take a Homme.")
 BAD_COLUMN = N_("You have no %(race)s to join.")
 CANNOT_COPY = N_("An Elfe cannot copy %(card)s.")
 COPY_NOT_OWN = N_("Your Elfe can only copy a card in your own Forest.")
 SECRET_NOT_ALLOWED = N_("You already have a %(race)s; this Secret can no longer be laid.")
-TOO_MANY_BIERES = N_("%(target)s has only %(count)s awake Hommes.")
-TOO_MANY_BIERES_NONE = N_("%(target)s has no awake Homme: play a single Bière.")
-BAD_HOMMES = N_("Name one awake Homme of %(target)s's for each Bière.")
+TOO_MANY_BIERES = N_("That player has only %(count)s awake Hommes.")
+TOO_MANY_BIERES_NONE = N_("That player has no awake Homme: play a single Bière.")
+BAD_HOMMES = N_("Name one awake Homme of that player's for each Bière.")
 NOT_A_FEE = N_("Only a Fée can cancel a power.")
 BAD_CHOICE = N_("Choose exactly %(count)s cards.")
 BAD_CHOICE_ONE = N_("Choose exactly 1 card.")
@@ -361,8 +370,8 @@ def _field_errors(
 ) -> list[Err]:
     """The checks of one ability's declared choices (C1-C11), on the state after the lay."""
     errs: list[Err] = []
-    unexpected: Err = ("unexpected_choice", UNEXPECTED, {"card": C(laid)})
-    missing_target: Err = ("missing_choice", MISSING_TARGET, {"card": C(laid)})
+    unexpected: Err = ("unexpected_choice", UNEXPECTED, {"card": display_name(laid)})
+    missing_target: Err = ("missing_choice", MISSING_TARGET, {"card": display_name(laid)})
     if race in ("gnome", "fee", "homme", "elfe"):
         if tp is not None or tc is not None or col is not None:
             errs.append(unexpected)
@@ -384,7 +393,7 @@ def _field_errors(
             if owner is None or owner == seat:
                 errs.append(("not_in_forest", NOT_IN_ANY_FOREST, {}))
             elif tp is not None and not _bad_target(state, seat, tp) and tp != owner:
-                errs.append(("not_in_forest", NOT_IN_FOREST, {"target": P(tp)}))
+                errs.append(("not_in_forest", NOT_IN_FOREST, {}))
             elif state.race(tc) != "homme":
                 errs.append(("not_a_homme", NOT_A_HOMME, {}))
         if col is not None and col not in garou_columns(state, seat, laid):
@@ -404,7 +413,7 @@ def _field_errors(
             errs.append(unexpected)
         return errs
     forest = state.forest_of(tp)
-    target = {"target": P(tp)}
+    target = {}
     if race == "dryade":  # C6
         if state.protected(tp):
             if tc is not None:
@@ -487,7 +496,7 @@ def check_creature(state: FantasyState, seat: int, m: PlayCreature) -> tuple[Fan
     if m.card not in state.hands[seat]:
         raise _fail("card_not_in_hand", NOT_IN_HAND)
     if not is_creature(m.card):
-        raise _fail("wrong_card_kind", NOT_A_CREATURE, card=C(m.card))
+        raise _fail("wrong_card_kind", NOT_A_CREATURE, card=display_name(m.card))
     laid = _lay(state, seat, m.card)
     race = printed_race(m.card)
     if (
@@ -496,14 +505,17 @@ def check_creature(state: FantasyState, seat: int, m: PlayCreature) -> tuple[Fan
         and state.biere_target is not None
         and not _acts_on(laid, race, m, state.biere_target)
     ):
-        raise _fail("biere_followup", BIERE_FOLLOWUP, target=P(state.biere_target))
+        raise _fail(
+            "biere_followup",
+            BIERE_FOLLOWUP,
+        )
     ability: str | None = race
     errs: list[Err] = []
     if race == "elfe":
         cands = copy_candidates(laid, seat)
         if not cands:
             if any(v is not None for v in (m.target_player, m.target_card, m.column, m.copy_card)):
-                errs.append(("unexpected_choice", UNEXPECTED, {"card": C(m.card)}))
+                errs.append(("unexpected_choice", UNEXPECTED, {"card": display_name(m.card)}))
             ability = None
         elif m.copy_card is None:
             errs.append(("missing_choice", MISSING_COPY, {}))
@@ -516,7 +528,7 @@ def check_creature(state: FantasyState, seat: int, m: PlayCreature) -> tuple[Fan
                 else:
                     errs.append(("not_in_forest", NOT_IN_ANY_FOREST, {}))
             elif not is_creature(copied) or laid.race(copied) not in COPYABLE:
-                errs.append(("cannot_copy", CANNOT_COPY, {"card": C(copied)}))
+                errs.append(("cannot_copy", CANNOT_COPY, {"card": display_name(copied)}))
             elif laid.options.elfe_copy_scope == "own" and laid.owner_of(copied) != seat:
                 errs.append(("copy_not_own", COPY_NOT_OWN, {}))
             else:
@@ -524,7 +536,7 @@ def check_creature(state: FantasyState, seat: int, m: PlayCreature) -> tuple[Fan
                 errs += _field_errors(laid, seat, ability, m.card, m.target_player, m.target_card, m.column)
     else:
         if m.copy_card is not None:
-            errs.append(("unexpected_choice", UNEXPECTED, {"card": C(m.card)}))
+            errs.append(("unexpected_choice", UNEXPECTED, {"card": display_name(m.card)}))
         errs += _field_errors(laid, seat, race, m.card, m.target_player, m.target_card, m.column)
     _raise(errs)
     tp = m.target_player
@@ -551,12 +563,12 @@ def check_bieres(state: FantasyState, seat: int, m: PlayBieres) -> int:
         raise _fail("card_not_in_hand", NOT_IN_HAND)
     for c in m.cards:
         if kind(c) != "biere":
-            raise _fail("wrong_card_kind", NOT_A_BIERE, card=C(c))
+            raise _fail("wrong_card_kind", NOT_A_BIERE, card=display_name(c))
     errs: list[Err] = []
     if not m.cards:
         errs.append(("missing_choice", MISSING_BIERES, {}))
     if m.target_player is None:
-        errs.append(("missing_choice", MISSING_TARGET, {"card": C("biere-1")}))
+        errs.append(("missing_choice", MISSING_TARGET, {"card": display_name("biere-1")}))
     elif _bad_target(state, seat, m.target_player):
         errs.append(("bad_target", BAD_TARGET, {}))
     _raise(errs)
@@ -565,18 +577,18 @@ def check_bieres(state: FantasyState, seat: int, m: PlayBieres) -> int:
     k = len(awake)
     if k == 0:
         if len(m.cards) > 1:
-            errs.append(("too_many_bieres", TOO_MANY_BIERES_NONE, {"target": P(tp)}))
+            errs.append(("too_many_bieres", TOO_MANY_BIERES_NONE, {}))
         if m.hommes:
-            errs.append(("bad_hommes", BAD_HOMMES, {"target": P(tp)}))
+            errs.append(("bad_hommes", BAD_HOMMES, {}))
     else:
         if len(m.cards) > k:
-            errs.append(("too_many_bieres", TOO_MANY_BIERES, {"target": P(tp), "count": k}))
+            errs.append(("too_many_bieres", TOO_MANY_BIERES, {"count": k}))
         if (
             len(m.hommes) != len(m.cards)
             or len(set(m.hommes)) != len(m.hommes)
             or not set(m.hommes) <= set(awake)
         ):
-            errs.append(("bad_hommes", BAD_HOMMES, {"target": P(tp)}))
+            errs.append(("bad_hommes", BAD_HOMMES, {}))
     _raise(errs)
     return k
 
@@ -669,7 +681,7 @@ def _play_secret(state: FantasyState, seat: int, m: PlaySecret, rng: random.Rand
     if m.card not in state.hands[seat]:
         raise _fail("card_not_in_hand", NOT_IN_HAND)
     if kind(m.card) != "secret":
-        raise _fail("wrong_card_kind", NOT_A_SECRET, card=C(m.card))
+        raise _fail("wrong_card_kind", NOT_A_SECRET, card=display_name(m.card))
     if not secret_allowed(state, seat, m.card):
         raise _fail("secret_not_allowed", SECRET_NOT_ALLOWED, race=RACE_NAMES[printed_race(m.card)])
     place = state.place_of[seat]

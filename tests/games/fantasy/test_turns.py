@@ -198,6 +198,10 @@ def test_T12_rejection_precedence():
     assert rejected(s, BOB, creature("nope-1")) == "not_your_turn"
     assert rejected(s, ANA, creature("dryade-9")) == "card_not_in_hand"
     assert rejected(s, ANA, creature("biere-1")) == "wrong_card_kind"
+    try:
+        play(s, ANA, creature("biere-1"))
+    except rules.IllegalMove as err:  # error params are plain words: the web layer renders them as they are
+        assert str(err) == "Bière is not a creature."
     # the rule names forest_protected (C6), not unexpected_choice, for a card at a protected Forest
     assert (
         rejected(s, ANA, creature("dryade-1", target_player=BOB, target_card="lutin-1")) == "forest_protected"
@@ -212,7 +216,5 @@ def test_T12_rejection_precedence():
     try:
         play(s, ANA, creature("dryade-1", target_player=BOB, target_card="lutin-1"))
     except rules.IllegalMove as err:
-        assert err.message == "%(target)s's Forest is protected by a Homme." and err.params == {
-            "target": {"seat": BOB}
-        }
+        assert err.message == "That player's Forest is protected by a Homme." and err.params == {}
     assert PlayCreature(card="dryade-1", target_player=CID, target_card="lutin-2") in GAME.legal_moves(s, ANA)
