@@ -150,3 +150,44 @@ async def test_a_majority_of_the_other_players_ends_the_table(app, client, make_
     async with rt.sm() as db:
         events = (await db.scalars(select(OutboxNotice.event))).all()
     assert "game_over" in events
+
+
+def test_a_server_process_plays_an_overdue_seat_by_itself(tmp_path):
+    """The watcher runs in the server's lifespan: no test drives it here. The
+    turn is made overdue by moving its start 25 hours back in the database."""
+    import sqlite3
+    import time
+
+    import httpx
+
+    from tests.support.server import ServerProcess
+
+    path = tmp_path / "process.sqlite3"
+    with ServerProcess(
+        f"sqlite+aiosqlite:///{path}", log_dir=tmp_path, env={"TURN_DEADLINE_POLL": "0.2"}
+    ) as server:
+        ann = httpx.Client(base_url=server.base_url, timeout=10)
+        bob = httpx.Client(base_url=server.base_url, timeout=10)
+        try:
+            for c, name in ((ann, "ann"), (bob, "bob")):
+                assert c.post(
+                    "/api/auth/register", json={"name": name, "password": "a long password"}
+                ).is_success
+            t = ann.post("/api/tables", json={"game": "tally", "seats": 2, "turn_hours": 24}).json()
+            token = t["invite_url"].rsplit("/", 1)[1]
+            assert bob.post(f"/api/tables/{t['id']}/join", json={"invite": token}).is_success
+            assert ann.post(f"/api/tables/{t['id']}/start", json={}).is_success
+            late = ann.get(f"/api/tables/{t['id']}").json()["to_act"][0]
+            with sqlite3.connect(path, timeout=30) as con:
+                con.execute("UPDATE tables SET turn_started_at = datetime('now', '-25 hours')")
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline:
+                snap = ann.get(f"/api/tables/{t['id']}").json()
+                if snap["version"] == 1:
+                    break
+                time.sleep(0.1)
+            assert snap["version"] == 1 and snap["to_act"] == [1 - late]
+            assert [n["params"]["seat"] for n in snap["notes"]] == [late]
+        finally:
+            ann.close()
+            bob.close()
