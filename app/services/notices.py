@@ -26,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, inspect, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -76,7 +76,7 @@ def _title(table: GameTable) -> str:
 def _names(table: GameTable, but: int | None = None) -> str:
     names = [
         (s.user.name if s.user else render(N_("Bot %(n)s"), {"n": s.index + 1}))
-        for s in table.seats
+        for s in sorted(_live_seats(table).values(), key=lambda s: s.index)
         if s.user_id != but and (s.user is not None or s.is_bot)
     ]
     return ", ".join(names)
@@ -332,8 +332,20 @@ async def enqueue(
     return queued
 
 
+def _live_seats(table: GameTable) -> dict[int, Seat]:
+    """The table's seats by index, leaving out seats deleted in this transaction
+    (the start drops open seats and renumbers the others, and a loaded
+    collection still lists the dropped ones)."""
+    live = {}
+    for seat in table.seats:
+        state = inspect(seat)
+        if not (state.deleted or state.was_deleted):
+            live[seat.index] = seat
+    return live
+
+
 def _humans(table: GameTable) -> list[Seat]:
-    return [s for s in table.seats if s.user_id is not None and not s.is_bot]
+    return [s for s in _live_seats(table).values() if s.user_id is not None and not s.is_bot]
 
 
 async def after_move(
@@ -362,8 +374,9 @@ async def after_move(
             )
         return
     newly = sorted(set(table.to_act or []) - set(before_to_act))
+    seats = _live_seats(table)
     for index in newly:
-        seat = table.seats[index] if index < len(table.seats) else None
+        seat = seats.get(index)
         if seat is None or seat.user_id is None or seat.is_bot:
             continue
         await enqueue(

@@ -80,3 +80,28 @@ async def test_game_over_and_a_rematch_reach_the_other_player(app, client, make_
     titles = [p["title"] for p in endpoint.json_posts()]
     host = (await active.get("/api/auth/me")).json()["name"]
     assert any(t.startswith(f"{host} invites you") for t in titles), titles
+
+
+async def test_your_turn_reaches_a_player_renumbered_at_the_start(app, client, make_client, endpoint):
+    """Open seats are dropped at the start and the others renumbered: the
+    notice must go to the player now in that seat."""
+    bob = make_client()
+    await register(client, "ann")
+    await register(bob, "bob")
+    await add_channel(bob, endpoint.apprise_url())
+    for _ in range(20):
+        r = await client.post("/api/tables", json={"game": "tally", "seats": 3, "options": {}})
+        table = r.json()
+        token = table["invite_url"].rsplit("/", 1)[1]
+        assert (
+            await bob.post(f"/api/tables/{table['id']}/join", json={"invite": token, "seat": 2})
+        ).is_success
+        assert (await client.post(f"/api/tables/{table['id']}/start", json={})).is_success
+        snap = await state(bob, table["id"])
+        if snap["to_act"] == [snap["seat"]]:
+            break
+    else:
+        raise AssertionError("bob never played first")
+    assert snap["seat"] == 1  # renumbered from 2
+    assert await Worker(app.state.rt).run_once() == 1
+    assert f"/tables/{table['id']}" in endpoint.json_posts()[0]["message"]
