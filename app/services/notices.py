@@ -219,9 +219,16 @@ async def add_apprise(db: AsyncSession, user_id: int, url: str) -> NoticeChannel
     return channel
 
 
-async def add_push(db: AsyncSession, user_id: int, endpoint: str, keys: dict[str, str]) -> NoticeChannel:
-    """Store a browser's push subscription (one channel per endpoint)."""
-    if not endpoint.startswith(("https://", "http://")) or len(endpoint) > 2000:
+async def add_push(
+    db: AsyncSession, user_id: int, endpoint: str, keys: dict[str, str], *, require_https: bool = True
+) -> NoticeChannel:
+    """Store a browser's push subscription (one channel per endpoint).
+
+    Browsers' push services are always https: a server reached over https
+    accepts no other endpoint, so a user cannot point it at plain-http hosts
+    (a server on http, i.e. a test or a LAN, accepts http too)."""
+    schemes = ("https://",) if require_https else ("https://", "http://")
+    if not endpoint.startswith(schemes) or len(endpoint) > 2000:
         raise Invalid("bad_subscription", N_("That push subscription is not valid."))
     if not isinstance(keys.get("p256dh"), str) or not isinstance(keys.get("auth"), str):
         raise Invalid("bad_subscription", N_("That push subscription is not valid."))

@@ -165,7 +165,9 @@ async def push_key(rt: RuntimeDep) -> JSONResponse:
 async def push_subscribe(rt: RuntimeDep, user: CurrentUser, body: Subscription) -> JSONResponse:
     keys = body.keys.model_dump() if body.keys else {}
     async with rt.sm.begin() as db:
-        channel = await notices.add_push(db, user.id, body.endpoint, keys)
+        channel = await notices.add_push(
+            db, user.id, body.endpoint, keys, require_https=rt.settings.base_url.startswith("https://")
+        )
         channel_id = channel.id
     return JSONResponse({"id": channel_id}, status_code=201)
 

@@ -85,3 +85,17 @@ async def test_unsubscribe_removes_this_browser(client, endpoint):
     )
     assert r.status_code == 204
     assert "push notifications" not in (await client.get("/settings")).text
+
+
+async def test_a_server_on_https_accepts_only_https_push_endpoints(app, client):
+    from app.services import notices
+    from app.services.errors import Invalid
+
+    user = await register(client, "ann")
+    async with app.state.rt.sm.begin() as db:
+        with pytest.raises(Invalid):
+            await notices.add_push(db, user["id"], "http://10.0.0.5/admin", {"p256dh": "x", "auth": "y"})
+        channel = await notices.add_push(
+            db, user["id"], "https://push.example/abc", {"p256dh": "x", "auth": "y"}
+        )
+        assert channel.kind == "webpush"
