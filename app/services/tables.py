@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import random
 import secrets
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -104,6 +105,9 @@ async def create_table(
             max=game.max_players,
         )
     opts = validate_options(game, options)
+    # Some house rules change the player count (e.g. Fantasy without its
+    # expansion is for 2-4): a trial deal says so now rather than at the start.
+    _trial_setup(game, seats, opts)
     token = secrets.token_urlsafe(32)
     async with rt.sm.begin() as db:
         table = GameTable(
@@ -268,6 +272,7 @@ async def start(rt: Runtime, user: User, table_id: int) -> None:
             seat.index = i
         table.seat_count = len(filled)
         options = game.Options.model_validate(table.options)
+        _trial_setup(game, len(filled), table.options)
         state = game.setup(len(filled), options, rng_for(table.seed, 0))
         table.status = "playing"
         state, version = settle(db, game, table, state, 0)
@@ -278,6 +283,15 @@ async def start(rt: Runtime, user: User, table_id: int) -> None:
         await rt.hub.in_transaction(db, table.id, version)
     rt.hub.after_commit(table_id, version)
     rt.bots.kick(table_id)
+
+
+def _trial_setup(game: Game, seats: int, options: dict[str, Any]) -> None:
+    """Deal once with a throwaway rng: the game's own refusal (IllegalMove at
+    setup) becomes a 400 with its sentence instead of an error at the start."""
+    try:
+        game.setup(seats, game.Options.model_validate(options), random.Random(0))
+    except IllegalMove as exc:
+        raise BadRequest(exc.code, exc.message, **exc.params) from None
 
 
 MAX_AUTO_MOVES = 500  # a guard against a game whose auto moves never stop

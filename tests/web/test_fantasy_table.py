@@ -175,3 +175,14 @@ async def test_table_page_shows_forests_and_my_hand_only(app, client, make_clien
     for cid in set(bob_snap["view"]["hand"]) - set(ann_snap["view"]["hand"]):
         assert cid not in page
     assert cards.display_name(ann_snap["view"]["hand"][0]) in page
+
+
+async def test_s2_player_count_depends_on_the_expansion(client):
+    """S2 through the API: 5 seats need the expansion (or large_base); a clear 400, not an error."""
+    await register(client, "ann")
+    r = await client.post("/api/tables", json={"game": "fantasy", "seats": 5, "options": {}})
+    assert r.status_code == 400 and r.json()["code"] == "bad_player_count", r.text
+    assert "player" in r.json()["message"]
+    for options in ({"expansion": True}, {"large_base": True}):
+        r = await client.post("/api/tables", json={"game": "fantasy", "seats": 5, "options": options})
+        assert r.status_code == 201, r.text

@@ -928,7 +928,7 @@ def _effect(state: FantasyState, item: Item, rng: random.Random) -> FantasyState
                         ),
                         player=P(seat),
                         target=P(tp),
-                        place=pt,
+                        place=pt + 1,  # players count places from 1, as the table page does
                     ),
                 ),
             }
@@ -1137,7 +1137,7 @@ def _draw_for_turn(state: FantasyState) -> FantasyState:
                 N_("Turn %(number)s: %(player)s plays at place %(place)s."),
                 number=state.turn_number,
                 player=P(state.active),
-                place=state.turn_place,
+                place=state.turn_place + 1,  # shown from 1
             ),
         )
     )
