@@ -59,7 +59,7 @@ BATCH = 20
 KEEP_DONE = timedelta(days=30)
 PURGE_EVERY = timedelta(hours=1)
 # Events that are about one table: skipped while the user looks at that table.
-TABLE_EVENTS = frozenset({"turn", "reminder", "game_over"})
+TABLE_EVENTS = frozenset({"turn", "reminder", "game_over", "missed"})
 
 
 def backoff(attempts: int) -> timedelta:

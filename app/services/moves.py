@@ -161,6 +161,7 @@ async def _submit(
                         params={"seat": seat, "player": "", "seq": seq},
                     )
                 )
+                await notices.bot_played_for(db, rt.settings, table, seat, seq)
             new_state, seq = settle(db, game, table, new_state, seq)
             await db.flush()
             # Compare-and-set: the UPDATE carries "WHERE version = <the version we

@@ -50,6 +50,8 @@ log = logging.getLogger("feytable.notices")
 
 # The events a user can switch on or off (all on by default).
 EVENTS: tuple[str, ...] = ("turn", "game_over", "invited", "reminder")
+# Events switched on or off together with another one.
+PREFERENCE_OF = {"missed": "reminder"}
 # Events the daily digest replaces, for users who chose it.
 DIGESTED = frozenset({"turn", "reminder"})
 MAX_CHANNELS = 10
@@ -305,7 +307,8 @@ async def enqueue(
 
     `key` names the event (e.g. "turn:12:7:1"): queuing it twice does nothing."""
     prefs = await settings_of(db, user_id)
-    if event in EVENTS and not wants(prefs, event):
+    choice = PREFERENCE_OF.get(event, event)
+    if choice in EVENTS and not wants(prefs, choice):
         return 0
     if event in DIGESTED and prefs.digest_hour is not None:
         return 0  # the daily digest will list this table
@@ -438,6 +441,32 @@ async def reminder(
         render(
             N_("Your time at %(table)s runs out at %(when)s UTC; then the bot plays for you. %(link)s"),
             {"table": _title(table), "when": as_utc(due).strftime("%Y-%m-%d %H:%M"), "link": link},
+        ),
+        link,
+        table.id,
+    )
+
+
+async def bot_played_for(db: AsyncSession, settings: Settings, table: GameTable, index: int, seq: int) -> int:
+    """The seat's time ran out and the bot played for it: tell its player (the
+    "reminder" choice covers both the warning and what followed)."""
+    seat = _live_seats(table).get(index)
+    if seat is None or seat.user_id is None or seat.is_bot:
+        return 0
+    link = table_link(settings, table.id)
+    return await enqueue(
+        db,
+        settings,
+        seat.user_id,
+        "missed",
+        f"botplayed:{table.id}:{seq}:{index}",
+        render(N_("Your time ran out at %(table)s"), {"table": _title(table)}),
+        render(
+            N_(
+                "The bot played your turn at %(table)s. The other players may now vote "
+                "to give your seat to a bot. %(link)s"
+            ),
+            {"table": _title(table), "link": link},
         ),
         link,
         table.id,

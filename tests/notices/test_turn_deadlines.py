@@ -191,3 +191,29 @@ def test_a_server_process_plays_an_overdue_seat_by_itself(tmp_path):
         finally:
             ann.close()
             bob.close()
+
+
+async def test_the_absent_player_hears_that_the_bot_played_for_him(app, client, make_client, endpoint):
+    from tests.notices.helpers import ALL_EVENTS, save_settings
+
+    ann, bob = await _players(client, make_client, 2)
+    tid = await table_with_deadline(ann, bob, hours=24)
+    rt = app.state.rt
+    late = (await state(ann, tid))["to_act"][0]
+    late_client = [ann, bob][late]
+    await add_channel(late_client, endpoint.apprise_url())
+    assert await run_due(rt, utcnow() + timedelta(hours=25)) == 1
+    assert await Worker(rt).run_once() == 1
+    posts = endpoint.json_posts()
+    assert posts[0]["title"].startswith("Your time ran out") and f"/tables/{tid}" in posts[0]["message"]
+
+    # With deadline notices switched off, the next time it happens he hears nothing.
+    no_reminders = {k: v for k, v in ALL_EVENTS.items() if k != "event_reminder"}
+    await save_settings(late_client, **no_reminders)
+    other = [ann, bob][1 - late]
+    snap = await state(other, tid)
+    await move(other, tid, snap["version"], snap["legal_moves"][0])
+    assert await run_due(rt, utcnow() + timedelta(hours=25)) == 1
+    await Worker(rt).run_once(utcnow() + timedelta(hours=26))
+    later = [p["title"] for p in endpoint.json_posts()[1:]]
+    assert not [t for t in later if t.startswith("Your time ran out")], later
