@@ -581,6 +581,12 @@ async def my_tables(rt: Runtime, user: User) -> list[dict[str, Any]]:
                 if t.status == "playing" and t.turn_started_at
                 else None,
                 "turn_hours": t.turn_hours,
+                # Seconds left before the bot plays for the seats to act (per-turn deadline).
+                "due_seconds": (
+                    _as_utc(t.turn_started_at) + timedelta(hours=t.turn_hours) - utcnow()
+                ).total_seconds()
+                if t.status == "playing" and t.turn_started_at and t.turn_hours
+                else None,
             }
         )
     order = {"playing": 1, "waiting": 2, "finished": 3}

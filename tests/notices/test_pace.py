@@ -62,6 +62,17 @@ async def test_the_lobby_says_how_long_each_table_has_waited_on_whom(app, client
     assert "2 days" in (await client.get("/")).text
 
 
+async def test_the_lobby_says_when_the_bot_will_play(app, client, make_client):
+    from tests.notices.helpers import table_with_deadline
+
+    bob = make_client()
+    await register(client, "ann")
+    await register(bob, "bob")
+    tid = await table_with_deadline(client, bob, hours=24)
+    await _waited(app, tid, 20.5)
+    assert "the bot plays in 3 h" in (await client.get("/")).text
+
+
 async def test_next_table_walks_through_my_waiting_tables_longest_first(app, client, make_client):
     bob = make_client()
     await register(client, "ann")
