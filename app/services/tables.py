@@ -302,7 +302,8 @@ def settle(db: AsyncSession, game: Game, table: GameTable, state: Any, version: 
     each recorded as a move of its own, until none is due. Runs inside the
     caller's transaction: they land with the move that made them due, or not
     at all. Returns the new state and version."""
-    prefs = {s.index: parse_prefs(game, s.prefs) for s in table.seats}
+    # Open seats just dropped at the start may still be in the loaded list.
+    prefs = {s.index: parse_prefs(game, s.prefs) for s in table.seats if not s.is_open}
     for _ in range(MAX_AUTO_MOVES):
         if game.result(state) is not None:
             break
