@@ -25,6 +25,8 @@ CASES = [
     ("realms", 2, {"two_player_variant": "published"}),
     ("realms", 3, {}),
     ("realms", 5, {}),
+    ("fantasy", 2, {"korrigan_take": "actor_chooses"}),
+    ("fantasy", 3, {"expansion": True, "replenish_take": "giver_chooses"}),
 ]
 
 
@@ -104,7 +106,7 @@ async def test_no_channel_leaks_on_a_random_game(app, make_client, game, players
             for path in (f"/ws/tables/{tid}?format=json", f"/ws/tables/{tid}"):
                 sockets.append((v, await stack.enter_async_context(aconnect_ws(path, conn))))
         status = "playing"
-        for _step in range(200):
+        for _step in range(600):  # a 3-player Fantasy II game takes 150-250 moves
             status = (await host.get(f"/api/tables/{tid}")).json()["status"]
             if status == "finished":
                 break
