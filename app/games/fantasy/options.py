@@ -15,10 +15,34 @@ class F2Counts(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    homme: int = Field(8, ge=0, le=12, title=N_("Hommes"), description=N_("Copies of the Homme."))
-    ogre: int = Field(8, ge=0, le=12, title=N_("Ogres"), description=N_("Copies of the Ogre."))
-    garou: int = Field(8, ge=0, le=12, title=N_("Garous"), description=N_("Copies of the Garou."))
-    biere: int = Field(6, ge=0, le=12, title=N_("Bières"), description=N_("Copies of the Bière."))
+    homme: int = Field(
+        8,
+        ge=0,
+        le=12,
+        title=N_("Hommes"),
+        description=N_("Copies of the Homme (a reconstructed count: set it to match your box)."),
+    )
+    ogre: int = Field(
+        8,
+        ge=0,
+        le=12,
+        title=N_("Ogres"),
+        description=N_("Copies of the Ogre (a reconstructed count: set it to match your box)."),
+    )
+    garou: int = Field(
+        8,
+        ge=0,
+        le=12,
+        title=N_("Garous"),
+        description=N_("Copies of the Garou (a reconstructed count: set it to match your box)."),
+    )
+    biere: int = Field(
+        6,
+        ge=0,
+        le=12,
+        title=N_("Bières"),
+        description=N_("Copies of the Bière (a reconstructed count: set it to match your box)."),
+    )
 
 
 class FantasyOptions(BaseModel):
