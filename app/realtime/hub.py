@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections import defaultdict
 from typing import Any
@@ -24,6 +25,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 log = logging.getLogger("feytable.realtime")
 CHANNEL = "feytable_tables"
 
+# A process-wide clock that only moves forward: when a socket was told of a
+# change, and when a read of a table started (see app/web/ws.py SharedReads).
+_ticks = itertools.count(1)
+
+
+def tick() -> int:
+    return next(_ticks)
+
 
 class Subscription:
     """A socket's mailbox: coalesces bursts, since the socket always renders the latest state."""
@@ -33,9 +42,11 @@ class Subscription:
         self.table_id = table_id
         self.event = asyncio.Event()
         self.version: int | None = None
+        self.poked_at = tick()  # a read started after this shows every change it was told of
 
     def poke(self, version: int | None) -> None:
         self.version = version
+        self.poked_at = tick()
         self.event.set()
 
     async def wait(self) -> int | None:
@@ -71,6 +82,9 @@ class LocalHub:
 
     def connections(self) -> int:
         return sum(len(s) for s in self._subs.values())
+
+    def watched(self, table_id: int) -> bool:
+        return table_id in self._subs
 
     def dispatch(self, table_id: int, version: int | None) -> None:
         for sub in list(self._subs.get(table_id, ())):
