@@ -27,6 +27,11 @@ class BodyLimit:
                 if too_big:
                     await self._refuse(send)
                     return
+        if not any(name == b"content-length" for name, _v in scope.get("headers", [])):
+            # A chunked body: read it here, within the limit, before the app
+            # sees it (the app's body parser would turn our refusal into a 400).
+            await self._buffered(scope, receive, send)
+            return
         received = 0
         refused = False
 
@@ -45,6 +50,31 @@ class BodyLimit:
         except _TooLarge:
             if refused:
                 await self._refuse(send)
+
+    async def _buffered(self, scope: Scope, receive: Receive, send: Send) -> None:
+        chunks: list[bytes] = []
+        size = 0
+        first: Message | None = None
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                first = message  # the client left: let the app see it
+                break
+            body = message.get("body", b"")
+            size += len(body)
+            if size > self.max_bytes:
+                await self._refuse(send)
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        whole: Message = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        pending: list[Message] = [first or whole]
+
+        async def replay() -> Message:
+            return pending.pop() if pending else await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, send: Send) -> None:
         body = json.dumps({"code": "too_large", "message": _("The request is too large.")}).encode()

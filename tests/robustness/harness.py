@@ -74,6 +74,8 @@ class Socket:
         return self.received[-1] if self.received else None
 
     def close(self) -> None:
+        if self._done.done():
+            return
         if self._stop is not None:
             self.harness.portal.call(self._stop.set)
         with contextlib.suppress(asyncio.CancelledError):
@@ -87,16 +89,23 @@ class AppInThread:
         self.portal: BlockingPortal
         self.app: Any = None
         self.clients: list[httpx.AsyncClient] = []
+        self.sockets: list[Socket] = []
 
     def __enter__(self) -> AppInThread:
         self.portal = self._stack.enter_context(start_blocking_portal())
         lifespan = self.portal.wrap_async_context_manager(running_app(self.settings))
         self.app = self._stack.enter_context(lifespan)
         self._stack.callback(self._close_clients)
+        self._stack.callback(self._close_sockets)  # runs first: a failed test may leave some open
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
+
+    def _close_sockets(self) -> None:
+        for sock in self.sockets:
+            with contextlib.suppress(Exception):
+                sock.close()
 
     def _close_clients(self) -> None:
         for c in self.clients:
@@ -126,7 +135,9 @@ class AppInThread:
         return self.run(go)
 
     def open_socket(self, like: httpx.AsyncClient, table_id: int, label: str = "socket") -> Socket:
-        return Socket(self, like, table_id, label)
+        sock = Socket(self, like, table_id, label)
+        self.sockets.append(sock)
+        return sock
 
     @staticmethod
     def wait_until(predicate: Callable[[], bool], *, what: str, timeout: float = 10.0) -> None:
