@@ -80,13 +80,18 @@ async def _play(servers: list[ServerProcess], database_url: str) -> None:
         assert (await ann.post("/api/tables/1/start", json={})).status_code == 200
 
         # 25 sessions per player, half of each on either process.
-        submitters: list[tuple[httpx.AsyncClient, int]] = []
-        for i in range(SUBMITTERS):
-            name = ("ann", "bob")[i % 2]
-            c = httpx.AsyncClient(base_url=servers[(i // 2) % 2].base_url, timeout=30)
-            r = await c.post("/api/auth/login", json={"name": name, "password": PASSWORD})
-            assert r.status_code == 200, r.text
-            submitters.append((c, i % 2))
+        submitters: list[tuple[httpx.AsyncClient, int]] = [
+            (httpx.AsyncClient(base_url=servers[(i // 2) % 2].base_url, timeout=30), i % 2)
+            for i in range(SUBMITTERS)
+        ]
+        # All at once, so no connection idles past the server's keep-alive timeout before the race.
+        logins = await asyncio.gather(
+            *[
+                c.post("/api/auth/login", json={"name": ("ann", "bob")[seat], "password": PASSWORD})
+                for c, seat in submitters
+            ]
+        )
+        assert all(r.status_code == 200 for r in logins), [r.text for r in logins if r.status_code != 200]
         try:
             accepted: Counter[int] = Counter()  # submitted version -> number of 200s
             acked: list[int] = []  # versions returned by 200s
