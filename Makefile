@@ -16,7 +16,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
@@ -44,8 +44,12 @@ lint: $(STAMP)
 test: $(STAMP) postgres chromium lint
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q $(PYTEST_ARGS)
 
+# Load driver: real server processes on 127.0.0.1 (SQLite; PostgreSQL 1 and 2
+# processes), 25/250/1000 websockets; BENCH_ARGS="--sizes 25,250" for a quick run.
+BENCH_ARGS ?=
 bench: $(STAMP) postgres
 	$(BIN)/python bench/realms_bench.py
+	$(BIN)/python bench/load.py $(BENCH_ARGS)
 
 # Extract every marked sentence into the catalogue template (then `pybabel
 # init/update` per language).
