@@ -177,7 +177,7 @@ HEADER = (
 async def login_all(base: str, n: int) -> list[httpx.AsyncClient]:
     players = []
     for i in range(n):
-        c = httpx.AsyncClient(base_url=base, timeout=30.0)
+        c = httpx.AsyncClient(base_url=base, timeout=30.0, limits=httpx.Limits(keepalive_expiry=3))
         r = await c.post("/api/auth/register", json={"name": f"bench{i}", "password": PASSWORD})
         assert r.status_code == 201, r.text
         players.append(c)
@@ -271,7 +271,10 @@ async def one_run(backend: str, processes: int, sockets: int, url: str, args: ar
                     base_url=server.base_url,
                     timeout=30.0,
                     cookies=p.cookies,
-                    limits=httpx.Limits(max_connections=200, max_keepalive_connections=200),
+                    # Drop idle connections before uvicorn does (5 s): no request on a closing one.
+                    limits=httpx.Limits(
+                        max_connections=200, max_keepalive_connections=200, keepalive_expiry=3
+                    ),
                 )
                 clients.append(c)
             per_server.append(clients)
