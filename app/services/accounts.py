@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections import defaultdict, deque
@@ -38,17 +39,24 @@ async def _name_taken(db: AsyncSession, name: str) -> bool:
     return found is not None
 
 
+async def _hash(password: str) -> str:
+    """Argon2 is deliberately slow: hash in a thread, before any transaction, so
+    a burst of sign-ups never freezes the event loop or holds SQLite's write lock."""
+    return await asyncio.to_thread(_hasher.hash, password)
+
+
 async def register(sm: async_sessionmaker, name: str, password: str, *, invited: bool = True) -> User:
     """Create an account. The first account of the server is its admin."""
     name = _check_name(name)
     _check_password(password)
+    password_hash = await _hash(password)
     async with sm.begin() as db:
         first = (await db.scalar(select(func.count(User.id)))) == 0
         if not first and not invited:
             raise Forbidden("invite_only", N_("Registration on this server is by invitation only."))
         if await _name_taken(db, name):
             raise Conflict("name_taken", N_("That name is already taken."))
-        user = User(name=name, password_hash=_hasher.hash(password), is_admin=first, is_guest=False)
+        user = User(name=name, password_hash=password_hash, is_admin=first, is_guest=False)
         db.add(user)
     return user
 
@@ -66,11 +74,12 @@ async def create_guest(sm: async_sessionmaker, name: str) -> User:
 async def set_password(sm: async_sessionmaker, user_id: int, password: str) -> None:
     """A guest keeps their identity by choosing a password."""
     _check_password(password)
+    password_hash = await _hash(password)
     async with sm.begin() as db:
         user = await db.get(User, user_id)
         if user is None:
             raise NotAuthenticated()
-        user.password_hash = _hasher.hash(password)
+        user.password_hash = password_hash
         user.is_guest = False
 
 
@@ -101,7 +110,7 @@ async def authenticate(sm: async_sessionmaker, name: str, password: str, limiter
     ok = False
     if user is not None and user.password_hash:
         try:
-            ok = _hasher.verify(user.password_hash, password)
+            ok = await asyncio.to_thread(_hasher.verify, user.password_hash, password)
         except (VerificationError, InvalidHashError):
             ok = False
     if not ok or user is None:
@@ -147,12 +156,13 @@ async def make_admin(sm: async_sessionmaker, name: str, password: str) -> User:
     """For the CLI: create an admin account, or promote and reset an existing one."""
     name = _check_name(name)
     _check_password(password)
+    password_hash = await _hash(password)
     async with sm.begin() as db:
         user = await db.scalar(select(User).where(func.lower(User.name) == name.lower()))
         if user is None:
             user = User(name=name, is_guest=False)
             db.add(user)
-        user.password_hash = _hasher.hash(password)
+        user.password_hash = password_hash
         user.is_admin = True
         user.is_guest = False
     return user
