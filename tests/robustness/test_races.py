@@ -59,12 +59,17 @@ def test_fifty_submitters_on_two_processes_one_move_per_version(fresh_database, 
     assert done.returncode == 0 and "matches" in done.stdout, done.stdout + done.stderr
 
 
+# uvicorn closes an idle keep-alive connection after 5 s; a client that reuses it
+# just then gets "server disconnected". Idle connections are dropped sooner here.
+LIMITS = httpx.Limits(keepalive_expiry=2.0)
+
+
 async def _play(servers: list[ServerProcess], database_url: str) -> None:
     rng = random.Random(50)
     a, b = servers
     async with (
-        httpx.AsyncClient(base_url=a.base_url, timeout=30) as ann,
-        httpx.AsyncClient(base_url=a.base_url, timeout=30) as bob,
+        httpx.AsyncClient(base_url=a.base_url, timeout=30, limits=LIMITS) as ann,
+        httpx.AsyncClient(base_url=a.base_url, timeout=30, limits=LIMITS) as bob,
     ):
         for c, name in ((ann, "ann"), (bob, "bob")):
             r = await c.post("/api/auth/register", json={"name": name, "password": PASSWORD})
@@ -81,7 +86,7 @@ async def _play(servers: list[ServerProcess], database_url: str) -> None:
 
         # 25 sessions per player, half of each on either process.
         submitters: list[tuple[httpx.AsyncClient, int]] = [
-            (httpx.AsyncClient(base_url=servers[(i // 2) % 2].base_url, timeout=30), i % 2)
+            (httpx.AsyncClient(base_url=servers[(i // 2) % 2].base_url, timeout=30, limits=LIMITS), i % 2)
             for i in range(SUBMITTERS)
         ]
         # All at once, so no connection idles past the server's keep-alive timeout before the race.
