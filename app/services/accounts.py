@@ -9,7 +9,7 @@ from collections import defaultdict, deque
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.games.base import N_
@@ -35,7 +35,10 @@ def _check_password(password: str) -> None:
 
 
 async def _name_taken(db: AsyncSession, name: str) -> bool:
-    found = await db.scalar(select(User.id).where(func.lower(User.name) == name.lower()))
+    # SQLite's lower() folds ASCII only: compare the exact name too ("Émile" twice).
+    found = await db.scalar(
+        select(User.id).where(or_(User.name == name, func.lower(User.name) == name.lower())).limit(1)
+    )
     return found is not None
 
 

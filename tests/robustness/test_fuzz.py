@@ -185,3 +185,13 @@ def test_malformed_websocket_frames_and_oversize_bodies_change_nothing(h: AppInT
     assert _stored(h) == before, "an oversize body changed the table"
     sock.close()
     assert first is not None and first["version"] == 0
+
+
+def test_a_taken_non_ascii_name_is_a_409_not_a_500(h: AppInThread) -> None:
+    """Found by the schemathesis run: SQLite's lower() folds ASCII only, so the
+    name check missed an exact non-ASCII duplicate and the insert failed (500)."""
+    first, second = h.client(), h.client()
+    body = {"name": "Émile", "password": PASSWORD}
+    assert h.request(first, "POST", "/api/auth/register", json=body).status_code == 201
+    r = h.request(second, "POST", "/api/auth/register", json=body)
+    assert r.status_code == 409 and r.json()["code"] == "name_taken", r.text
