@@ -150,6 +150,10 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "bot_delay": 0,
         "extra_games": TALLY_SPEC,
         "login_attempts_per_minute": 1000,
+        # Background senders and watchers stay off in the in-process app: tests
+        # that are about them drive them by hand (or start a server process).
+        "delivery_poll": 0,
+        "turn_deadline_poll": 0,
     }
     values.update(overrides)
     return Settings(**values)
