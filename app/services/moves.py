@@ -83,7 +83,8 @@ async def submit(
         )
     )
     rt.hub.after_commit(table_id, seq)
-    rt.bots.kick(table_id)
+    if any(s.is_bot for s in table.seats):  # the profile's third item: a read per move for nothing
+        rt.bots.kick(table_id)
     return snapshot(table, user_id) if user is not None else {}
 
 
