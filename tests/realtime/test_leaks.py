@@ -28,6 +28,19 @@ CASES = [
     ("fantasy", 2, {"korrigan_take": "actor_chooses"}),
     ("fantasy", 3, {"expansion": True, "replenish_take": "giver_chooses"}),
 ]
+# Every other player count, checked the same way over the first moves of a game
+# (whole games at every count would take minutes; the rules-layer property
+# tests check every count's views to the end).
+OPENINGS = [
+    ("tally", 3, {}),
+    ("realms", 4, {}),
+    ("realms", 6, {}),
+    ("fantasy", 4, {"expansion": True, "korrigan_take": "victim_chooses"}),
+    ("fantasy", 5, {"expansion": True}),
+    ("fantasy", 6, {"expansion": True, "fee_reactors": "affected_only"}),
+    ("fantasy", 5, {"large_base": True}),
+]
+OPENING_MOVES = 16
 
 
 async def _pick(rt, table_id: int, seat: int, mine: dict, rng: random.Random) -> dict:
@@ -65,6 +78,23 @@ async def _drain(ws, into: list[str], version: int) -> None:
     ("game", "players", "options"), CASES, ids=[f"{g}-{n}-{i}" for i, (g, n, _) in enumerate(CASES)]
 )
 async def test_no_channel_leaks_on_a_random_game(app, make_client, game, players, options):
+    await _play_and_check(app, make_client, game, players, options, max_moves=600, to_the_end=True)
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    OPENINGS,
+    ids=[f"{g}-{n}-{i}" for i, (g, n, _) in enumerate(OPENINGS)],
+)
+async def test_no_channel_leaks_in_the_opening_at_every_player_count(
+    app, make_client, game, players, options
+):
+    await _play_and_check(app, make_client, game, players, options, max_moves=OPENING_MOVES, to_the_end=False)
+
+
+async def _play_and_check(
+    app, make_client, game: str, players: int, options: dict, *, max_moves: int, to_the_end: bool
+) -> None:
     rng = random.Random(f"{game}{players}{options}")
     clients = [make_client() for _ in range(players + 1)]
     for i, c in enumerate(clients):
@@ -106,7 +136,7 @@ async def test_no_channel_leaks_on_a_random_game(app, make_client, game, players
             for path in (f"/ws/tables/{tid}?format=json", f"/ws/tables/{tid}"):
                 sockets.append((v, await stack.enter_async_context(aconnect_ws(path, conn))))
         status = "playing"
-        for _step in range(600):  # a 3-player Fantasy II game takes 150-250 moves
+        for _step in range(max_moves):  # a 3-player Fantasy II game takes 150-250 moves
             status = (await host.get(f"/api/tables/{tid}")).json()["status"]
             if status == "finished":
                 break
@@ -137,4 +167,5 @@ async def test_no_channel_leaks_on_a_random_game(app, make_client, game, players
             # for the actor and the spectator each time, for everyone every 4th move.
             for v in viewers if _step % 4 == 0 else [actor, spectator]:
                 await check(v)
-        assert status == "finished"
+        if to_the_end:
+            assert status == "finished"
