@@ -25,9 +25,12 @@ class BotDriver:
         self.rt = rt
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        self._stopping = False
 
     def kick(self, table_id: int) -> None:
         """Something changed at this table: let its bots look."""
+        if self._stopping:
+            return
         task = self._tasks.get(table_id)
         if task is not None and not task.done():
             self._again.add(table_id)
@@ -36,7 +39,7 @@ class BotDriver:
 
     async def _run(self, table_id: int) -> None:
         try:
-            while True:
+            while not self._stopping:
                 self._again.discard(table_id)
                 await asyncio.sleep(self.rt.settings.bot_delay)
                 moved = await self._step(table_id)
@@ -95,6 +98,12 @@ class BotDriver:
             await asyncio.sleep(0.01)
 
     async def stop(self) -> None:
+        # Let a step that is talking to the database finish first: a task
+        # cancelled mid-query can leave its connection inside a transaction,
+        # and on SQLite that transaction holds the only write lock.
+        self._stopping = True
+        with contextlib.suppress(TimeoutError):
+            await self.idle(timeout=10.0)
         for task in list(self._tasks.values()):
             task.cancel()
         for task in list(self._tasks.values()):
