@@ -6,10 +6,7 @@ of them lands each timeout move. The clock is injectable for tests."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -78,29 +75,3 @@ async def _play_timeout(rt: Runtime, table_id: int, now: datetime, same_key: str
         log.info("timeout at table %s not applied: %s", table_id, exc.code)
         return None
     return timeout.key
-
-
-class DeadlineWatcher:
-    def __init__(self, rt: Runtime, interval: float, clock: Callable[[], datetime] = utcnow) -> None:
-        self.rt = rt
-        self.interval = interval
-        self.clock = clock
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        if self.interval > 0:
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await run_due(self.rt, self.clock())
-            except Exception:
-                log.exception("deadline watcher failed; retrying")
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task

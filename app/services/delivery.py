@@ -32,7 +32,6 @@ stacks a repeat.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import secrets
@@ -277,31 +276,4 @@ def _send_webpush(item: Claimed, private_key: str, contact: str) -> str | None:
     return None
 
 
-class DeliveryWorker:
-    """Runs Worker.run_once every `interval` seconds in the app's lifespan."""
-
-    def __init__(self, rt: Runtime, interval: float) -> None:
-        self.worker = Worker(rt)
-        self.interval = interval
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        if self.interval > 0:
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await self.worker.run_once()
-            except Exception:
-                log.exception("delivery pass failed; retrying")
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-
-__all__ = ["Claimed", "DeliveryWorker", "Worker", "as_utc", "backoff"]
+__all__ = ["Claimed", "Worker", "as_utc", "backoff"]

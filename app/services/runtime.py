@@ -40,26 +40,26 @@ class Runtime:
         return rt
 
     async def start(self) -> None:
-        from app.services.deadlines import DeadlineWatcher
-        from app.services.delivery import DeliveryWorker
-        from app.services.turn_deadlines import TurnDeadlineWatcher
+        from app.services import deadlines, turn_deadlines
+        from app.services.delivery import Worker
+        from app.services.periodic import Periodic
 
         await self.hub.start()
         await self.bots.resume_all()
-        self.deadlines = DeadlineWatcher(self, self.settings.deadline_poll)
-        self.deadlines.start()
-        # Asynchronous play: per-turn deadlines and the notice outbox's sender.
-        self.turn_deadlines = TurnDeadlineWatcher(self, self.settings.turn_deadline_poll)
-        self.turn_deadlines.start()
-        self.delivery = DeliveryWorker(self, self.settings.delivery_poll)
-        self.delivery.start()
+        s = self.settings
+        sender = Worker(self)
+        self.loops = [
+            Periodic("timeout watcher", s.deadline_poll, lambda: deadlines.run_due(self)),
+            # Asynchronous play: per-turn deadlines and the notice outbox's sender.
+            Periodic("turn deadline watcher", s.turn_deadline_poll, lambda: turn_deadlines.run_due(self)),
+            Periodic("notice sender", s.delivery_poll, sender.run_once),
+        ]
+        for loop in self.loops:
+            loop.start()
 
     async def stop(self) -> None:
-        if hasattr(self, "deadlines"):
-            await self.deadlines.stop()
-        for worker in ("delivery", "turn_deadlines"):
-            if hasattr(self, worker):
-                await getattr(self, worker).stop()
+        for loop in getattr(self, "loops", []):
+            await loop.stop()
         await self.bots.stop()
         await self.hub.stop()
         await self.engine.dispose()

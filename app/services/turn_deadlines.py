@@ -16,10 +16,7 @@ watchers never double anything. The clock is injectable for tests.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -204,31 +201,3 @@ async def vote(rt: Runtime, user: User, table_id: int, seat: int, choice: str) -
     if outcome == "bot":
         rt.bots.kick(table_id)
     return outcome
-
-
-class TurnDeadlineWatcher:
-    """Runs run_due every `interval` seconds in the app's lifespan (0 = never)."""
-
-    def __init__(self, rt: Runtime, interval: float, clock: Callable[[], datetime] = utcnow) -> None:
-        self.rt = rt
-        self.interval = interval
-        self.clock = clock
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        if self.interval > 0:
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await run_due(self.rt, self.clock())
-            except Exception:
-                log.exception("turn deadline watcher failed; retrying")
-
-    async def stop(self) -> None:
-        if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
